@@ -1,0 +1,55 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+/// FoldKit: Darknet and Keras weights -> batch-norm-folded float32 blobs, with a CPU executor that
+/// proves the conversion right. See Docs/Architecture.md for how the targets depend on each other.
+let package = Package(
+    name: "FoldKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "FoldKit", targets: ["FoldKit"]),
+        .executable(name: "foldkit", targets: ["foldkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // System libraries (Debian: libopenblas-dev, libhdf5-dev, zlib1g-dev).
+        .systemLibrary(
+            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
+            providers: [.apt(["libhdf5-dev"]), .brew(["hdf5"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "FoldKitCore"),
+        .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
+        .target(
+            name: "FoldKitKeras",
+            dependencies: ["FoldKitCore", "CHDF5", "CZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(
+            name: "FoldKit",
+            dependencies: [
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlib",
+                .target(name: "CBLAS", condition: .when(platforms: [.linux])),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .executableTarget(
+            name: "foldkit",
+            dependencies: [
+                "FoldKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore"]),
+        .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit"]),
+        .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit"]),
+        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit"]),
+        .testTarget(name: "foldkitTests", dependencies: ["foldkit"]),
+    ]
+)

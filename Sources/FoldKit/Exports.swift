@@ -1,0 +1,3 @@
+@_exported import FoldKitCore
+@_exported import FoldKitDarknet
+@_exported import FoldKitKeras

@@ -1,0 +1,54 @@
+/// An element-wise activation function. Formulas follow Darknet's `activations.h` and Keras' backend.
+public enum Activation: Hashable, Sendable {
+    /// f(x) = x
+    case linear
+    /// f(x) = max(x, 0)
+    case relu
+    /// f(x) = x > 0 ? x : slope * x (Darknet's leaky uses slope 0.1)
+    case leaky(slope: Float)
+    /// f(x) = 1 / (1 + exp(-x)) (Darknet "logistic", Keras "sigmoid")
+    case logistic
+    /// f(x) = tanh(x)
+    case tanh
+    /// f(x) = min(max(x, 0), 6)
+    case relu6
+    /// f(x) = x >= 0 ? x : alpha * (exp(x) - 1)
+    case elu(alpha: Float)
+    /// f(x) = 1.0507009873554805 * (x >= 0 ? x : 1.6732632423543772 * (exp(x) - 1))
+    case selu
+    /// f(x) = x * logistic(x)
+    case swish
+    /// f(x) = x * tanh(softplus(x)), softplus(x) = x > 20 ? x : (x < -20 ? exp(x) : log1p(exp(x))) as Darknet
+    case mish
+    /// Darknet hard_mish: x > 0 ? x : (x > -2 ? x*x/2 + x : 0)
+    case hardMish
+    /// f(x) = 0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 x^3))) (Darknet's gelu)
+    case gelu
+    /// f(x) = log(1 + exp(x))
+    case softplus
+    /// Keras hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
+    case hardSigmoid
+    /// Keras ReLU layer: x >= maxValue ? maxValue : (x >= threshold ? x : negativeSlope * (x - threshold)).
+    case clippedRelu(maxValue: Float?, negativeSlope: Float, threshold: Float)
+
+    /// The Darknet / Keras spelling, for reports.
+    public var name: String {
+        switch self {
+        case .linear: return "linear"
+        case .relu: return "relu"
+        case .leaky(let s): return s == 0.1 ? "leaky" : "leaky(\(s))"
+        case .logistic: return "logistic"
+        case .tanh: return "tanh"
+        case .relu6: return "relu6"
+        case .elu(let a): return a == 1 ? "elu" : "elu(\(a))"
+        case .selu: return "selu"
+        case .swish: return "swish"
+        case .mish: return "mish"
+        case .hardMish: return "hard_mish"
+        case .gelu: return "gelu"
+        case .softplus: return "softplus"
+        case .hardSigmoid: return "hard_sigmoid"
+        case let .clippedRelu(m, s, t): return "relu(max=\(m.map { "\($0)" } ?? "none"), slope=\(s), threshold=\(t))"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// Every operation a FoldKit network can hold. Readers map their formats onto these; the fold pass,
+/// blob writer, executor and verifier only ever see these cases.
+public enum LayerKind: Sendable {
+    /// Convolution (+ bias, batch norm, activation). Inputs: 1.
+    case convolution(Convolution)
+    /// Fully connected. Inputs: 1 (flattened channel-major).
+    case fullyConnected(FullyConnected)
+    /// Max or average pooling. Inputs: 1.
+    case pooling(Pooling)
+    /// Average over H x W per channel (Darknet [avgpool], Keras GlobalAveragePooling2D). Output C x 1 x 1.
+    case globalAveragePool
+    /// Max over H x W per channel (Keras GlobalMaxPooling2D). Output C x 1 x 1.
+    case globalMaxPool
+    /// Element-wise activation. Inputs: 1.
+    case activation(Activation)
+    /// Parametric ReLU: x >= 0 ? x : alpha * x, alpha per channel ([C]) or per element ([C, H, W]).
+    case prelu(alpha: WeightTensor)
+    /// Softmax. Inputs: 1.
+    case softmax(SoftmaxAxis)
+    /// Inference-time batch norm that was not folded into a convolution. Inputs: 1.
+    case batchNorm(BatchNorm)
+    /// Per-channel scale and shift (what an unfoldable batch norm becomes after folding). Inputs: 1.
+    case channelAffine(ChannelAffine)
+    /// Channel concatenation. Inputs: 1 or more.
+    case concatenation(Concatenation)
+    /// Element-wise sum with Darknet's shortcut rules. Inputs: 2 or more.
+    case sum(ElementwiseSum)
+    /// Element-wise product; an input of shape C x 1 x 1 is broadcast over H x W
+    /// (Darknet [scale_channels], [sam], Keras Multiply). Output has the larger input's shape.
+    case product
+    /// Nearest-neighbour upsampling. Inputs: 1.
+    case upsample(Upsample)
+    /// Space-to-depth. Inputs: 1.
+    case reorg(Reorg)
+    /// Reinterpret / flatten. Inputs: 1.
+    case reshape(Reshape)
+    /// Zero padding around the feature map (Keras ZeroPadding2D). Inputs: 1.
+    case zeroPad(Padding2D)
+    /// Remove rows and columns at the edges (Keras Cropping2D). Inputs: 1.
+    case crop(Padding2D)
+    /// Passes the input through unchanged (dropout, Darknet [cost], Keras InputLayer-like no-ops).
+    case identity(reason: String)
+    /// Detection head: raw pass-through; decoded by the verifier. Inputs: 1.
+    case detection(DetectionHead)
+
+    /// Short type name for tables and reports.
+    public var typeName: String {
+        switch self {
+        case .convolution(let c): return c.groups > 1 ? (c.groups == c.inputChannels ? "conv(depthwise)" : "conv(groups=\(c.groups))") : "conv"
+        case .fullyConnected: return "connected"
+        case .pooling(let p): return p.kind == .max ? "maxpool" : "avgpool"
+        case .globalAveragePool: return "global_avgpool"
+        case .globalMaxPool: return "global_maxpool"
+        case .activation(let a): return a.name
+        case .prelu: return "prelu"
+        case .softmax: return "softmax"
+        case .batchNorm: return "batchnorm"
+        case .channelAffine: return "channel_affine"
+        case .concatenation: return "route"
+        case .sum: return "shortcut"
+        case .product: return "multiply"
+        case .upsample: return "upsample"
+        case .reorg(let r): return r.flavor.rawValue
+        case .reshape: return "reshape"
+        case .zeroPad: return "zeropad"
+        case .crop: return "crop"
+        case .identity(let reason): return reason
+        case .detection(let d): return d.kind.rawValue
+        }
+    }
+
+    /// All parameter tensors of the layer with their roles, in a fixed order.
+    public var parameters: [(role: String, tensor: WeightTensor)] {
+        switch self {
+        case .convolution(let c):
+            return [("weights", c.weights)] + (c.bias.map { [("bias", $0)] } ?? []) + (c.batchNorm?.parameters ?? [])
+        case .fullyConnected(let f):
+            return [("weights", f.weights)] + (f.bias.map { [("bias", $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
+        case .batchNorm(let bn): return bn.parameters
+        case .channelAffine(let a): return [("scale", a.scale), ("shift", a.shift)]
+        case .prelu(let alpha): return [("alpha", alpha)]
+        default: return []
+        }
+    }
+}
+
+extension BatchNorm {
+    /// gamma, beta, mean, variance as (role, tensor) pairs, leaving out absent ones.
+    public var parameters: [(role: String, tensor: WeightTensor)] {
+        var list: [(String, WeightTensor)] = []
+        if let gamma { list.append(("bn_gamma", gamma)) }
+        if let beta { list.append(("bn_beta", beta)) }
+        list.append(("bn_mean", mean))
+        list.append(("bn_variance", variance))
+        return list
+    }
+}

@@ -1,0 +1,104 @@
+/// The single description of a network that every stage after the readers works on.
+///
+/// Activations are channel-major (C x H x W, batch 1). `layers` is in execution order: every layer's
+/// inputs come before it. The network input is referred to as `Network.inputIndex`.
+public struct Network: Sendable {
+    public enum SourceFormat: String, Sendable, Codable { case darknet, keras }
+
+    /// The index that stands for the network input in `Layer.inputs`.
+    public static let inputIndex = -1
+
+    public var format: SourceFormat
+    /// The files the network was read from (description first, then weights).
+    public var sourceFiles: [String]
+    public var inputShape: ActivationShape
+    /// How a user-supplied input tensor is laid out in the model's own convention
+    /// (Darknet `.channelsFirst`, Keras `.channelsLast`).
+    public var inputOrder: ElementOrder
+    public var layers: [Layer]
+    /// Indices of the layers whose outputs are the network outputs (the last layer if empty).
+    public var outputs: [Int]
+    /// The batch-norm epsilon convention the reader applied (after any user override).
+    public var epsilonConvention: EpsilonConvention
+    /// Reader-specific facts for reports (Darknet header version and `seen`, Keras version, backend).
+    public var metadata: [String: String]
+
+    public init(
+        format: SourceFormat, sourceFiles: [String], inputShape: ActivationShape, inputOrder: ElementOrder,
+        layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: [String: String] = [:]
+    ) {
+        self.format = format
+        self.sourceFiles = sourceFiles
+        self.inputShape = inputShape
+        self.inputOrder = inputOrder
+        self.layers = layers
+        self.outputs = outputs
+        self.epsilonConvention = epsilonConvention
+        self.metadata = metadata
+    }
+
+    /// The layers whose outputs are the network's outputs.
+    public var outputIndices: [Int] { outputs.isEmpty ? [layers.count - 1] : outputs }
+
+    /// Shape of the tensor produced by `index` (the network input for `inputIndex`).
+    public func shape(of index: Int) -> ActivationShape {
+        index == Network.inputIndex ? inputShape : layers[index].outputShape
+    }
+
+    /// Total number of parameter values over all layers.
+    public var parameterCount: Int {
+        layers.reduce(0) { sum, layer in sum + layer.kind.parameters.reduce(0) { $0 + $1.tensor.count } }
+    }
+
+    /// A copy with every file-backed tensor read into memory (for running the network several times).
+    public func materialized() throws -> Network {
+        var copy = self
+        for i in copy.layers.indices {
+            copy.layers[i].kind = try copy.layers[i].kind.materialized()
+        }
+        return copy
+    }
+
+    /// A copy where every batch norm uses `convention` (the `--bn-epsilon` / `--bn-epsilon-mode` override).
+    public func withEpsilonConvention(_ convention: EpsilonConvention) -> Network {
+        var copy = self
+        copy.epsilonConvention = convention
+        for i in copy.layers.indices {
+            switch copy.layers[i].kind {
+            case .convolution(var c):
+                c.batchNorm?.convention = convention
+                copy.layers[i].kind = .convolution(c)
+            case .fullyConnected(var f):
+                f.batchNorm?.convention = convention
+                copy.layers[i].kind = .fullyConnected(f)
+            case .batchNorm(var bn):
+                bn.convention = convention
+                copy.layers[i].kind = .batchNorm(bn)
+            default: break
+            }
+        }
+        return copy
+    }
+}
+
+extension LayerKind {
+    /// The same kind with all parameter tensors held in memory.
+    public func materialized() throws -> LayerKind {
+        switch self {
+        case .convolution(var c):
+            c.weights = try c.weights.materialized()
+            c.bias = try c.bias?.materialized()
+            c.batchNorm = try c.batchNorm?.materialized()
+            return .convolution(c)
+        case .fullyConnected(var f):
+            f.weights = try f.weights.materialized()
+            f.bias = try f.bias?.materialized()
+            f.batchNorm = try f.batchNorm?.materialized()
+            return .fullyConnected(f)
+        case .batchNorm(let bn): return .batchNorm(try bn.materialized())
+        case .channelAffine(let a): return .channelAffine(ChannelAffine(scale: try a.scale.materialized(), shift: try a.shift.materialized()))
+        case .prelu(let alpha): return .prelu(alpha: try alpha.materialized())
+        default: return self
+        }
+    }
+}

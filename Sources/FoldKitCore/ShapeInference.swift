@@ -1,0 +1,121 @@
+/// Output shapes of every layer kind, and the checks that the inputs fit.
+extension LayerKind {
+    /// The output shape for the given input shapes, or a `FoldKitError` saying why they do not fit.
+    ///
+    /// Spatial output sizes:
+    /// - convolution: (in + padBefore + padAfter - ((k - 1) * dilation + 1)) / stride + 1
+    /// - pooling:     (in + padBefore + padAfter - k) / stride + 1
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        guard let first = inputs.first else {
+            throw FoldKitError(.badInput, "layer has no input")
+        }
+        func require(_ condition: Bool, _ message: String, expected: String? = nil, found: String? = nil) throws {
+            if !condition { throw FoldKitError(.badInput, message, expected: expected, found: found) }
+        }
+        let result: ActivationShape
+        switch self {
+        case .convolution(let c):
+            try require(first.channels == c.inputChannels, "convolution input channels", expected: "\(c.inputChannels)", found: "\(first.channels)")
+            try require(c.groups >= 1 && c.inputChannels % c.groups == 0 && c.outputChannels % c.groups == 0,
+                        "groups must divide input and output channels", found: "groups=\(c.groups), in=\(c.inputChannels), out=\(c.outputChannels)")
+            try require(c.strideX >= 1 && c.strideY >= 1 && c.dilationX >= 1 && c.dilationY >= 1, "stride and dilation must be at least 1")
+            try require(c.weights.count == c.outputChannels * (c.inputChannels / c.groups) * c.kernelHeight * c.kernelWidth,
+                        "convolution weight count", expected: "\(c.outputChannels * (c.inputChannels / c.groups) * c.kernelHeight * c.kernelWidth)", found: "\(c.weights.count)")
+            let effH = (c.kernelHeight - 1) * c.dilationY + 1
+            let effW = (c.kernelWidth - 1) * c.dilationX + 1
+            result = ActivationShape(
+                channels: c.outputChannels,
+                height: (first.height + c.padding.top + c.padding.bottom - effH) / c.strideY + 1,
+                width: (first.width + c.padding.left + c.padding.right - effW) / c.strideX + 1)
+        case .fullyConnected(let f):
+            try require(first.count == f.inputCount, "connected layer input size", expected: "\(f.inputCount)", found: "\(first.count) (\(first))")
+            result = .vector(f.outputCount)
+        case .pooling(let p):
+            try require(p.strideX >= 1 && p.strideY >= 1 && p.kernelWidth >= 1 && p.kernelHeight >= 1, "pool size and stride must be at least 1")
+            result = ActivationShape(
+                channels: first.channels,
+                height: (first.height + p.padding.top + p.padding.bottom - p.kernelHeight) / p.strideY + 1,
+                width: (first.width + p.padding.left + p.padding.right - p.kernelWidth) / p.strideX + 1)
+        case .globalAveragePool, .globalMaxPool:
+            result = .vector(first.channels)
+        case .activation, .softmax, .identity, .detection:
+            result = first
+        case .prelu(let alpha):
+            try require(alpha.count == first.channels || alpha.count == first.count, "prelu alpha count", expected: "\(first.channels) or \(first.count)", found: "\(alpha.count)")
+            result = first
+        case .batchNorm(let bn):
+            try require(bn.channels == first.channels, "batch norm channels", expected: "\(first.channels)", found: "\(bn.channels)")
+            result = first
+        case .channelAffine(let a):
+            try require(a.scale.count == first.channels && a.shift.count == first.channels, "channel affine size", expected: "\(first.channels)", found: "\(a.scale.count)")
+            result = first
+        case .concatenation(let r):
+            try require(r.groups >= 1 && r.groupID >= 0 && r.groupID < r.groups, "route group_id must be in 0..<groups", found: "groups=\(r.groups) group_id=\(r.groupID)")
+            var channels = 0
+            for shape in inputs {
+                try require(shape.height == first.height && shape.width == first.width, "route inputs differ in size", expected: "\(first.height)x\(first.width)", found: "\(shape.height)x\(shape.width)")
+                try require(shape.channels % r.groups == 0, "route groups must divide channels", found: "\(shape.channels) channels, groups=\(r.groups)")
+                channels += shape.channels / r.groups
+            }
+            result = ActivationShape(channels: channels, height: first.height, width: first.width)
+        case .sum:
+            try require(inputs.count >= 2, "sum needs at least two inputs", found: "\(inputs.count)")
+            result = first
+        case .product:
+            try require(inputs.count == 2, "product needs two inputs", found: "\(inputs.count)")
+            let (a, b) = (inputs[0], inputs[1])
+            if a == b { result = a }
+            else if b.height == 1 && b.width == 1 && b.channels == a.channels { result = a }
+            else if a.height == 1 && a.width == 1 && a.channels == b.channels { result = b }
+            else { throw FoldKitError(.badInput, "product inputs cannot be broadcast", expected: "equal shapes or C x 1 x 1", found: "\(a) and \(b)") }
+        case .upsample(let u):
+            result = ActivationShape(channels: first.channels, height: first.height * u.strideY, width: first.width * u.strideX)
+        case .reorg(let r):
+            try require(r.stride >= 1 && first.height % r.stride == 0 && first.width % r.stride == 0, "reorg stride must divide height and width", found: "\(first), stride \(r.stride)")
+            result = ActivationShape(channels: first.channels * r.stride * r.stride, height: first.height / r.stride, width: first.width / r.stride)
+        case .reshape(let r):
+            try require(r.target.count == first.count, "reshape must keep the element count", expected: "\(first.count)", found: "\(r.target.count) (\(r.target))")
+            result = r.target
+        case .zeroPad(let p):
+            result = ActivationShape(channels: first.channels, height: first.height + p.top + p.bottom, width: first.width + p.left + p.right)
+        case .crop(let p):
+            result = ActivationShape(channels: first.channels, height: first.height - p.top - p.bottom, width: first.width - p.left - p.right)
+        }
+        try require(result.channels > 0 && result.height > 0 && result.width > 0, "output would be empty", found: "\(result) from input \(first)")
+        return result
+    }
+}
+
+/// Builds a `Network` layer by layer, inferring each output shape and locating any error.
+public struct NetworkBuilder {
+    public private(set) var layers: [Layer] = []
+    public let inputShape: ActivationShape
+
+    public init(inputShape: ActivationShape) {
+        self.inputShape = inputShape
+    }
+
+    /// Shape of the tensor produced by layer `index` (or the network input for `Network.inputIndex`).
+    public func shape(of index: Int) -> ActivationShape {
+        index == Network.inputIndex ? inputShape : layers[index].outputShape
+    }
+
+    /// Appends a layer reading `inputs`, returns its index. Errors carry the layer's file, label and line.
+    @discardableResult
+    public mutating func append(name: String? = nil, kind: LayerKind, inputs: [Int], source: LayerSource) throws -> Int {
+        let index = layers.count
+        let label = name.map { "layer \(index) '\($0)' (\(source.section))" } ?? "layer \(index) \(source.section)"
+        for input in inputs where input != Network.inputIndex && !(0..<index).contains(input) {
+            throw FoldKitError(.badInput, "input refers to layer \(input), which does not come before this one",
+                               file: source.file, line: source.line, layer: label)
+        }
+        let shape: ActivationShape
+        do {
+            shape = try kind.outputShape(for: inputs.map { self.shape(of: $0) })
+        } catch let error as FoldKitError {
+            throw error.located(file: source.file, line: source.line, layer: label, byteOffset: source.weightsByteRange?.lowerBound)
+        }
+        layers.append(Layer(index: index, name: name ?? String(index), kind: kind, inputs: inputs, outputShape: shape, source: source))
+        return index
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// How a 4-D convolution weight tensor is laid out in memory.
+///
+/// With O output channels, I input channels per group, and a kh x kw kernel:
+/// - `oihw`: index = ((o*I + i)*kh + y)*kw + x  (Darknet, PyTorch, ONNX; FoldKit's internal layout)
+/// - `ohwi`: index = ((o*kh + y)*kw + x)*I + i  (Metal's MPSCNNConvolution; the blob default)
+/// - `hwio`: index = ((y*kw + x)*I + i)*O + o  (Keras / TensorFlow)
+public enum WeightLayout: String, CaseIterable, Sendable, Codable {
+    case oihw = "OIHW"
+    case ohwi = "OHWI"
+    case hwio = "HWIO"
+}
+
+/// A run of little-endian float32 values inside a file, read only when needed so that large models
+/// stream through conversion without being held in memory.
+public struct FileSpan: Hashable, Sendable {
+    public var path: String
+    public var byteOffset: Int
+    public var count: Int
+
+    public init(path: String, byteOffset: Int, count: Int) {
+        self.path = path
+        self.byteOffset = byteOffset
+        self.count = count
+    }
+
+    public var byteCount: Int { count * 4 }
+    public var byteRange: Range<Int> { byteOffset..<(byteOffset + byteCount) }
+}
+
+/// A parameter tensor (weights, bias, batch-norm statistics) of a layer, in FoldKit's internal layout
+/// (convolution weights OIHW, dense weights [out][in], vectors [n]).
+///
+/// The values are either held in memory or refer to a span of the source file (`FileSpan`), read by
+/// `floats()` on demand.
+public struct WeightTensor: Sendable {
+    public enum Storage: Sendable {
+        case values([Float])
+        case file(FileSpan)
+    }
+
+    public var shape: [Int]
+    public var storage: Storage
+
+    public init(shape: [Int], values: [Float]) {
+        self.shape = shape
+        self.storage = .values(values)
+    }
+
+    public init(shape: [Int], span: FileSpan) {
+        self.shape = shape
+        self.storage = .file(span)
+    }
+
+    /// Number of elements: the product of `shape`.
+    public var count: Int { shape.reduce(1, *) }
+
+    /// Where the tensor came from in the source file, if it is file-backed.
+    public var fileSpan: FileSpan? {
+        if case .file(let span) = storage { return span }
+        return nil
+    }
+
+    /// The values, reading them from the file if needed.
+    public func floats() throws -> [Float] {
+        switch storage {
+        case .values(let v): return v
+        case .file(let span): return try FloatFileReader.read(span)
+        }
+    }
+
+    /// A copy whose values are held in memory.
+    public func materialized() throws -> WeightTensor {
+        WeightTensor(shape: shape, values: try floats())
+    }
+}
+
+/// Reads little-endian float32 runs from files with positioned reads (no whole-file buffering).
+public enum FloatFileReader {
+    public static func read(_ span: FileSpan) throws -> [Float] {
+        guard let handle = FileHandle(forReadingAtPath: span.path) else {
+            throw FoldKitError(.io, "cannot open file for reading", file: span.path)
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: UInt64(span.byteOffset))
+            let data = try handle.read(upToCount: span.byteCount) ?? Data()
+            guard data.count == span.byteCount else {
+                throw FoldKitError(
+                    .badInput, "file ends inside a tensor", file: span.path, byteOffset: span.byteOffset + data.count,
+                    expected: "\(span.byteCount) bytes", found: "\(data.count)")
+            }
+            return decodeLittleEndianFloats(data)
+        } catch let error as FoldKitError {
+            throw error
+        } catch {
+            throw FoldKitError(.io, "read failed: \(error)", file: span.path, byteOffset: span.byteOffset)
+        }
+    }
+
+    /// Decodes little-endian IEEE-754 float32 values from raw bytes.
+    public static func decodeLittleEndianFloats(_ data: Data) -> [Float] {
+        let count = data.count / 4
+        var result = [Float](repeating: 0, count: count)
+        result.withUnsafeMutableBytes { dst in
+            data.withUnsafeBytes { src in
+                dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[0..<(count * 4)]))
+            }
+        }
+        #if _endian(big)
+        for i in 0..<count { result[i] = Float(bitPattern: UInt32(littleEndian: result[i].bitPattern)) }
+        #endif
+        return result
+    }
+}

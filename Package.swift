@@ -24,18 +24,18 @@ let package = Package(
             name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
             providers: [.apt(["libhdf5-dev"]), .brew(["hdf5"])]),
         .systemLibrary(
-            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            name: "CZlibSystem", path: "Sources/CZlibSystem", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "FoldKitCore"),
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
-            dependencies: ["FoldKitCore", "CHDF5", "CZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+            dependencies: ["FoldKitCore", "CHDF5", "CZlibSystem", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlib",
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlibSystem",
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -46,10 +46,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore"]),
-        .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit"]),
-        .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit"]),
-        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit"]),
-        .testTarget(name: "foldkitTests", dependencies: ["foldkit"]),
+        // Shared test helpers (paths to Fixtures/ and ../shared); used by tests only.
+        .target(name: "FoldKitTestSupport", path: "Tests/FoldKitTestSupport"),
+        .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitTestSupport"]),
+        .testTarget(name: "foldkitTests", dependencies: ["foldkit", "FoldKit", "FoldKitTestSupport"]),
     ]
 )

@@ -6,7 +6,8 @@ import Foundation
 /// Layout: a 20-byte header (major 0, minor 2, revision 5, seen = 0 as uint64), then every tensor the
 /// cfg implies in darknet's file order (see `DarknetReader`), as little-endian float32.
 ///
-/// Values come from one splitmix64 stream seeded with `seed`, one draw per float in file order:
+/// Values come from one splitmix64 stream (`FoldKitCore.SplitMix64`) seeded with `seed`, one draw per
+/// float in file order:
 ///
 ///     state = state &+ 0x9E3779B97F4A7C15
 ///     z = state; z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
@@ -37,7 +38,7 @@ public enum DarknetSeededWeights {
             for tensor in cursor.plan {
                 let (low, high) = range(for: tensor)
                 for _ in 0..<tensor.count {
-                    let value = Float(low + (high - low) * generator.nextUnit())
+                    let value = generator.nextFloat(in: low, high)
                     buffer.append(value.bitPattern.littleEndian)
                     if buffer.count >= chunk {
                         try buffer.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
@@ -59,25 +60,5 @@ public enum DarknetSeededWeights {
             let a = (3.0 / Double(max(tensor.fanIn, 1))).squareRoot()
             return (-a, a)
         }
-    }
-}
-
-/// splitmix64 (Steele, Lea, Flood 2014): a tiny, well-mixed 64-bit generator, identical on every platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) with 53 random bits.
-    mutating func nextUnit() -> Double {
-        Double(next() >> 11) * 0x1p-53
     }
 }

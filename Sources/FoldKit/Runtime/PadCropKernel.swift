@@ -14,7 +14,7 @@ struct PadCropKernel<Scalar: ExecutorScalar>: LayerKernel {
         inputs[0].withUnsafeBufferPointer { source in
             switch mode {
             case .pad:
-                _ = result.initialize(repeating: 0)
+                result.initialize(repeating: 0)
                 for c in 0..<input.channels {
                     for y in 0..<input.height {
                         let src = (c * input.height + y) * input.width

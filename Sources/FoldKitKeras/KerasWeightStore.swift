@@ -96,7 +96,7 @@ struct KerasWeightStore {
         var used: [String: Int] = [:]
         var paths: [String: String] = [:]
         for layer in layers {
-            var name = snakeCase(layer.className)
+            var name = KerasLayout.snakeCase(layer.className)
             if let count = used[name] {
                 used[name] = count + 1
                 name = "\(name)_\(count + 1)"
@@ -106,44 +106,5 @@ struct KerasWeightStore {
             paths[layer.name] = "layers/\(name)"
         }
         return paths
-    }
-
-    /// Keras' `naming.to_snake_case`: drop non-word characters, then `(.)([A-Z][a-z]+)` -> `\1_\2`,
-    /// `([a-z])([A-Z])` -> `\1_\2`, lower-cased (`PReLU` -> `p_re_lu`, `Conv2D` -> `conv2d`).
-    static func snakeCase(_ className: String) -> String {
-        var chars = Array(className.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "_" })
-        func isUpper(_ c: Unicode.Scalar) -> Bool { c.value >= 65 && c.value <= 90 }
-        func isLower(_ c: Unicode.Scalar) -> Bool { c.value >= 97 && c.value <= 122 }
-        // Pass 1: before every uppercase letter followed by lowercase letters, if something precedes it.
-        // Python's re.sub scans left to right without overlap: a match consumes (.)([A-Z][a-z]+).
-        var out: [Unicode.Scalar] = []
-        var i = 0
-        while i < chars.count {
-            let j = i + 1
-            if j + 1 < chars.count, isUpper(chars[j]), isLower(chars[j + 1]) {
-                var end = j + 1
-                while end < chars.count, isLower(chars[end]) { end += 1 }
-                out.append(chars[i]); out.append("_")
-                out.append(contentsOf: chars[j..<end])
-                i = end
-                continue
-            }
-            out.append(chars[i])
-            i += 1
-        }
-        chars = out
-        out = []
-        // Pass 2: ([a-z])([A-Z]) -> \1_\2 (non-overlapping, left to right).
-        i = 0
-        while i < chars.count {
-            if i + 1 < chars.count, isLower(chars[i]), isUpper(chars[i + 1]) {
-                out.append(chars[i]); out.append("_"); out.append(chars[i + 1])
-                i += 2
-                continue
-            }
-            out.append(chars[i])
-            i += 1
-        }
-        return String(String.UnicodeScalarView(out)).lowercased()
     }
 }

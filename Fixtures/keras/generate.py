@@ -7,7 +7,8 @@ reproduce the predictions.
 Run from anywhere:  python3 Fixtures/keras/generate.py
 Writes into the folder of this script:
   <model>.tfkeras.h5, <model>.keras3.h5, <model>.keras        the saved models
-  <model>.tfkeras.json + <model>.tfkeras.weights.h5           weights-only file + JSON (some models)
+  <model>.tfkeras.json + <model>.tfkeras.weights.h5           weights-only file (Keras 3 style layout) + JSON
+  <model>.tfkeras_legacy_weights.h5                            weights-only file (legacy layer_names layout)
   <model>.input.npy                                            seeded input, NHWC float32, batch 1
   <model>.<saver>.out<k>.npy                                   that framework's prediction for output k
 Weights are identical in both frameworks (copied layer by layer), so predictions agree to ~1e-6.
@@ -226,7 +227,9 @@ def main():
         if name in WEIGHTS_ONLY:
             with open(os.path.join(HERE, f"{name}.tfkeras.json"), "w") as f:
                 f.write(tk.to_json())
+            # '.weights.h5' -> the Keras 3 style layout (layers/<class path>/vars/<i>); other '.h5' -> legacy layer_names/weight_names.
             tk.save_weights(os.path.join(HERE, f"{name}.tfkeras.weights.h5"))
+            tk.save_weights(os.path.join(HERE, f"{name}.tfkeras_legacy_weights.h5"))
         print(name, "saved; outputs", [o.shape for o in (k3.outputs)], file=sys.stderr)
 
 

@@ -72,7 +72,10 @@ public enum KerasReader {
             let description = try KerasModelDescription.parse(try KerasJSON.parse(text, file: jsonPath), file: jsonPath)
             let file = try HDF5File(path: weightsPath)
             let root = file.exists("model_weights") ? "model_weights" : ""
-            let store = KerasWeightStore(file: file, layout: .legacy(root: root))
+            // `save_weights("x.weights.h5")` (Keras 3, recent tf.keras) writes the archive layout: layers/<path>/vars/<i>.
+            let archiveLayout = root.isEmpty && !KerasWeightStore.hasLayerNames(file) && file.isGroup("layers")
+            let ordered = description.layers.map { ($0.name, $0.className) }
+            let store = KerasWeightStore(file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
             return try build(description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
                              kerasVersion: version, backend: backend, fileKind: "JSON + weights HDF5", options: options)

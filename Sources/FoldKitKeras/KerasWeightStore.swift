@@ -78,6 +78,11 @@ struct KerasWeightStore {
         }
     }
 
+    /// True if the file root lists `layer_names` (the legacy weights-only layout), possibly split.
+    static func hasLayerNames(_ file: HDF5File) -> Bool {
+        file.hasAttribute("layer_names") || file.hasAttribute("layer_names0")
+    }
+
     /// A string-array attribute, joined from `name0`, `name1`, ... when Keras split it.
     static func chunkedStrings(_ file: HDF5File, _ name: String, at path: String) throws -> [String] {
         if file.hasAttribute(name, at: path) { return try file.stringsAttribute(name, at: path) }

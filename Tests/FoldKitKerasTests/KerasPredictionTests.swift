@@ -80,6 +80,7 @@ final class KerasPredictionTests: XCTestCase {
     func testTFKerasJSONPlusWeights() throws {
         for model in ["dag", "dense_head"] {
             try check(model: model, saver: "tfkeras", paths: ["\(model).tfkeras.json", "\(model).tfkeras.weights.h5"])
+            try check(model: model, saver: "tfkeras", paths: ["\(model).tfkeras.json", "\(model).tfkeras_legacy_weights.h5"])
         }
     }
 

@@ -53,6 +53,13 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
     public var computedBy: String
     public var layout: String
     public var tensors: [Tensor]
+    /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.
+    public var pack: Pack?
+
+    public struct Pack: Codable, Equatable, Sendable {
+        public var file: String
+        public var sha256: String
+    }
 }
 
 /// Writes a seeded (or given) input and every layer's output as .npy files plus `manifest.json`.
@@ -61,28 +68,51 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
 /// once to float32: the most accurate reference FoldKit can give another engine's tests.
 public enum FixtureWriter {
     @discardableResult
-    public static func write(network: Network, input: ModelInput, layout: FixtureLayout, to destination: URL) throws -> FixtureManifest {
-        let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
+    public static func write(network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL) throws -> FixtureManifest {
+        let outputs = try compute(network: network, input: input)
         return try AtomicOutputDirectory.write(to: destination) { folder in
             var tensors: [FixtureManifest.Tensor] = []
-            tensors.append(try writeTensor(input.values, shape: network.inputShape, fileName: "input.npy", layer: .name("input"),
-                                           name: "input", type: "input", layout: layout, folder: folder))
-            for layer in network.layers {
-                let values = outputs[layer.index].map { Float($0) }
-                let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
-                let suffix = network.format == .darknet ? "" : "_" + SafeFileName.sanitize(layer.name)
-                let fileName = String(format: "layer_%03d", layer.index) + suffix + ".npy"
-                tensors.append(try writeTensor(values, shape: layer.outputShape, fileName: fileName, layer: id,
-                                               name: layer.name, type: layer.kind.typeName, layout: layout, folder: folder))
+            var packed: [(name: String, values: [Float], shape: [Int])] = []
+            for (index, values) in outputs.enumerated() {
+                let entry = describe(network: network, position: index)
+                let arranged = arrange(values, shape: entry.shape, layout: layout)
+                let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
+                let url = try folder.url(for: entry.fileName)
+                do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
+                tensors.append(FixtureManifest.Tensor(file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
+                                                      layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                if npz { packed.append((String(entry.fileName.dropLast(4)), arranged.values, arranged.shape)) }
+            }
+            var pack: FixtureManifest.Pack?
+            if npz {
+                let url = try folder.url(for: "fixtures.npz")
+                try NPZArchive.write(arrays: packed, to: url)
+                pack = .init(file: "fixtures.npz", sha256: try Checksum.sha256Hex(fileAt: url.path))
             }
             let manifest = FixtureManifest(
                 format: "foldkit-fixtures", version: 1, source: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                 bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
-                input: input.origin, computedBy: "original network (batch norm unfolded), float64 arithmetic, stored as float32",
-                layout: layout.rawValue, tensors: tensors)
+                input: input.origin, computedBy: computedBy, layout: layout.rawValue, tensors: tensors, pack: pack)
             try JSONOutput.write(manifest, to: try folder.url(for: "manifest.json"))
             return manifest
         }
+    }
+
+    static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
+
+    /// The input followed by every layer's output, channel-major float32.
+    static func compute(network: Network, input: ModelInput) throws -> [[Float]] {
+        let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
+        return [input.values] + outputs.map { $0.map { Float($0) } }
+    }
+
+    /// File name, manifest id, name, type and shape of tensor `position` (0 = input, i + 1 = layer i).
+    static func describe(network: Network, position: Int) -> (fileName: String, id: FixtureManifest.LayerID, name: String, type: String, shape: ActivationShape) {
+        if position == 0 { return ("input.npy", .name("input"), "input", "input", network.inputShape) }
+        let layer = network.layers[position - 1]
+        let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
+        let suffix = network.format == .darknet ? "" : "_" + SafeFileName.sanitize(layer.name)
+        return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, layer.kind.typeName, layer.outputShape)
     }
 
     /// Rearranges channel-major values into `layout`, returning values and the .npy shape.
@@ -92,17 +122,5 @@ public enum FixtureWriter {
         case .nhwc: return (TensorLayout.chwToHWC(values, shape: shape), [1, shape.height, shape.width, shape.channels])
         case .sliced: return TensorLayout.chwToSliced(values, shape: shape)
         }
-    }
-
-    private static func writeTensor(
-        _ values: [Float], shape: ActivationShape, fileName: String, layer: FixtureManifest.LayerID, name: String, type: String,
-        layout: FixtureLayout, folder: AtomicOutputDirectory
-    ) throws -> FixtureManifest.Tensor {
-        let arranged = arrange(values, shape: shape, layout: layout)
-        let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
-        let url = try folder.url(for: fileName)
-        do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
-        return FixtureManifest.Tensor(file: fileName, layer: layer, name: name, type: type, shape: arranged.shape,
-                                      layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data))
     }
 }

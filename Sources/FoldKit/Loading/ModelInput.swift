@@ -80,4 +80,15 @@ public enum TensorLayout {
         } } }
         return (out, [slices, h, w, 4])
     }
+
+    /// The inverse of `chwToSliced`.
+    public static func slicedToCHW(_ values: [Float], shape: ActivationShape) -> [Float] {
+        let (c, h, w) = (shape.channels, shape.height, shape.width)
+        if c <= 2 { return hwcToCHW(values, shape: shape) }
+        var out = [Float](repeating: 0, count: shape.count)
+        for ch in 0..<c { for y in 0..<h { for x in 0..<w {
+            out[(ch * h + y) * w + x] = values[(ch / 4) * h * w * 4 + y * w * 4 + x * 4 + ch % 4]
+        } } }
+        return out
+    }
 }

@@ -55,6 +55,9 @@ final class KerasPredictionTests: XCTestCase {
         let input = try NPYFile.read(path: TestData.fixture("keras/\(model).input.npy").path)
         XCTAssertEqual(input.values.count, net.inputShape.count, "\(model) input size")
         let results = try Executor<Double>(network: net).run(input: toCHW(input.values, shape: net.inputShape), retention: .all)
+        guard results.count == net.layers.count else {
+            return XCTFail("executor returned \(results.count) layer outputs for \(net.layers.count) layers")
+        }
         for (k, index) in net.outputIndices.enumerated() {
             let reference = try NPYFile.read(path: TestData.fixture("keras/\(model).\(saver).out\(k).npy").path)
             let shape = net.layers[index].outputShape
@@ -104,6 +107,9 @@ final class KerasPredictionTests: XCTestCase {
         for sample in 0..<5 {
             let chw = toCHW(Array(input.values[(sample * per)..<((sample + 1) * per)]), shape: net.inputShape)
             let results = try executor.run(input: chw, retention: .all)
+            guard results.count == net.layers.count else {
+                return XCTFail("executor returned \(results.count) layer outputs for \(net.layers.count) layers")
+            }
             found += results[net.outputIndices[0]]
         }
         assertClose(found, predictions.values, "cnn_batch_norm predictions")

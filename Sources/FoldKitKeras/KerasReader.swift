@@ -1,1 +1,156 @@
 import FoldKitCore
+import Foundation
+
+/// Options for `KerasReader.read`.
+public struct KerasReadOptions {
+    /// Replaces every batch norm's epsilon convention (default: each layer's own Keras epsilon, inside the sqrt).
+    public var epsilonOverride: EpsilonConvention?
+    /// Input height and width for models whose input size is undefined (`None`), e.g. fully
+    /// convolutional detectors. Ignored for sizes the model defines.
+    public var inputHeight: Int?
+    public var inputWidth: Int?
+
+    public init(epsilonOverride: EpsilonConvention? = nil, inputHeight: Int? = nil, inputWidth: Int? = nil) {
+        self.epsilonOverride = epsilonOverride
+        self.inputHeight = inputHeight
+        self.inputWidth = inputWidth
+    }
+}
+
+/// Reads Keras models (Keras 1.x, Keras 2.x / tf.keras, Keras 3) into a FoldKit `Network`.
+///
+/// File kinds:
+/// - `[model.h5]` (or .hdf5): a full model saved with `model.save`: root attribute `model_config`
+///   (JSON), weights under `model_weights/<layer>/...` in each layer's `weight_names` order.
+/// - `[config.json, weights.h5]` (either order): `model.to_json()` plus `model.save_weights()`
+///   (weights at the file root, or under `model_weights`).
+/// - `[model.keras]`: a Keras 3 zip archive (`config.json` + `model.weights.h5`).
+///
+/// The network is channel-major inside; `Network.inputOrder` is `.channelsLast` for channels-last
+/// models (the user's input is H x W x C) and `.channelsFirst` for Keras 1 'th' / channels_first models.
+public enum KerasReader {
+    /// Epsilon convention recorded on the network when no batch norm sets one: Keras' default 1e-3 inside the sqrt.
+    public static let defaultEpsilon = EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt)
+
+    public static func read(paths: [String], options: KerasReadOptions = .init()) throws -> Network {
+        let lower = paths.map { ($0 as NSString).pathExtension.lowercased() }
+        if paths.count == 1, lower[0] == "keras" {
+            let archive = try KerasArchive(path: paths[0])
+            defer { archive.cleanUp() }
+            let json = try KerasJSON.parse(archive.config, file: paths[0])
+            let description = try KerasModelDescription.parse(json, file: paths[0])
+            let file = try HDF5File(path: archive.weightsPath)
+            let ordered = description.layers.map { ($0.name, $0.className) }
+            let store = KerasWeightStore(file: file, layout: .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)))
+            let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
+            var network = try build(description, store: store, descriptionFile: paths[0], sourceFiles: paths,
+                                    kerasVersion: version, backend: description.backend, fileKind: "keras archive", options: options)
+            network.metadata["weights_entry"] = "model.weights.h5"
+            return network
+        }
+        if paths.count == 1 {
+            let file = try HDF5File(path: paths[0])
+            guard file.hasAttribute("model_config") else {
+                throw FoldKitError(.usage, "HDF5 file has no model_config attribute (a weights-only file): pass the model's JSON description too",
+                                   file: paths[0], expected: "[model.h5] or [config.json, weights.h5]")
+            }
+            let json = try KerasJSON.parse(try file.stringAttribute("model_config"), file: paths[0])
+            let description = try KerasModelDescription.parse(json, file: paths[0])
+            let root = file.exists("model_weights") ? "model_weights" : ""
+            let store = KerasWeightStore(file: file, layout: .legacy(root: root))
+            let (version, backend) = try versionAndBackend(file, root: root, description: description)
+            return try build(description, store: store, descriptionFile: paths[0], sourceFiles: paths,
+                             kerasVersion: version, backend: backend, fileKind: "full model HDF5", options: options)
+        }
+        if paths.count == 2, let jsonIndex = lower.firstIndex(of: "json") {
+            let jsonPath = paths[jsonIndex]
+            let weightsPath = paths[1 - jsonIndex]
+            let text: String
+            do { text = try String(contentsOfFile: jsonPath, encoding: .utf8) } catch {
+                throw FoldKitError(.io, "cannot read the model description: \(error)", file: jsonPath)
+            }
+            let description = try KerasModelDescription.parse(try KerasJSON.parse(text, file: jsonPath), file: jsonPath)
+            let file = try HDF5File(path: weightsPath)
+            let root = file.exists("model_weights") ? "model_weights" : ""
+            // `save_weights("x.weights.h5")` (Keras 3, recent tf.keras) writes the archive layout: layers/<path>/vars/<i>.
+            let archiveLayout = root.isEmpty && !KerasWeightStore.hasLayerNames(file) && file.isGroup("layers")
+            let ordered = description.layers.map { ($0.name, $0.className) }
+            let store = KerasWeightStore(file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
+            let (version, backend) = try versionAndBackend(file, root: root, description: description)
+            return try build(description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
+                             kerasVersion: version, backend: backend, fileKind: "JSON + weights HDF5", options: options)
+        }
+        throw FoldKitError(.usage, "unrecognised Keras file combination", file: paths.joined(separator: ", "),
+                           expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
+    }
+
+    /// keras_version and backend from the file root, the weights group, or the JSON description.
+    private static func versionAndBackend(_ file: HDF5File, root: String, description: KerasModelDescription) throws -> (String?, String?) {
+        func attribute(_ name: String) -> String? {
+            for at in ["/", root] where !at.isEmpty && (at == "/" || file.exists(at)) {
+                if file.hasAttribute(name, at: at), let value = try? file.stringAttribute(name, at: at) { return value }
+            }
+            return nil
+        }
+        return (attribute("keras_version") ?? description.kerasVersion, attribute("backend") ?? description.backend)
+    }
+
+    private static func build(_ description: KerasModelDescription, store: KerasWeightStore, descriptionFile: String, sourceFiles: [String],
+                              kerasVersion: String?, backend: String?, fileKind: String, options: KerasReadOptions) throws -> Network {
+        // Keras 1 writes no keras_version in weights-only files; a 'dim_ordering' key only exists in Keras 1 configs.
+        let usesDimOrdering = description.layers.contains { $0.config["dim_ordering"] != nil }
+        let major = kerasVersion.flatMap { Int($0.split(separator: ".").first ?? "") } ?? (usesDimOrdering ? 1 : 2)
+        let formats = Set(description.layers.compactMap { layer -> Bool? in
+            if let f = layer.config["data_format"]?.string { return f == "channels_first" }
+            if let d = layer.config["dim_ordering"]?.string, d != "default" { return d == "th" }
+            return nil
+        })
+        if formats.count > 1 {
+            throw FoldKitError(.unsupported, "model mixes channels-first and channels-last layers", file: descriptionFile)
+        }
+        let channelsFirst = formats.first ?? false
+        // Theano performs true convolution; Keras converts such kernels (rotates them by 180 degrees)
+        // when loading Theano weights into TensorFlow (keras/engine/saving.py _need_convert_kernel).
+        // Keras 1 'th' files may carry no backend attribute: 'th' ordering is then taken as Theano (as DL4J does).
+        let flip = backend == "theano" || (backend == nil && major == 1 && channelsFirst)
+
+        let inputShape = try resolveInputShape(description.inputShape, channelsFirst: channelsFirst, file: descriptionFile, options: options)
+        var translator = KerasGraphTranslator(model: description, store: store, descriptionFile: descriptionFile, inputShape: inputShape,
+                                              channelsFirst: channelsFirst, flipKernels: flip, kerasMajor: major)
+        let outputs = try translator.translate()
+        let unused = Set(try store.layersWithWeights()).subtracting(translator.weightLayersUsed)
+        if !unused.isEmpty {
+            throw FoldKitError(.badInput, "the weights file holds weights for layers the model description does not use", file: store.file.path,
+                               found: unused.sorted().joined(separator: ", "))
+        }
+        var metadata = ["keras_version": kerasVersion ?? "unknown", "backend": backend ?? "unknown", "model_class": description.className,
+                        "file_kind": fileKind, "data_format": channelsFirst ? "channels_first" : "channels_last"]
+        if flip { metadata["kernels"] = "Theano (rotated by 180 degrees for cross-correlation)" }
+        let convention = translator.firstEpsilon.map { EpsilonConvention(epsilon: $0, placement: .insideSqrt) } ?? defaultEpsilon
+        let network = Network(format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,
+                              inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.builder.layers,
+                              outputs: outputs, epsilonConvention: convention, metadata: metadata)
+        if let override = options.epsilonOverride { return network.withEpsilonConvention(override) }
+        return network
+    }
+
+    /// (H, W, C) or, for channels-first models, (C, H, W) -> C x H x W; (n) -> n x 1 x 1.
+    private static func resolveInputShape(_ dims: [Int?], channelsFirst: Bool, file: String, options: KerasReadOptions) throws -> ActivationShape {
+        switch dims.count {
+        case 1:
+            guard let n = dims[0] else { throw FoldKitError(.badInput, "model input size is undefined", file: file, found: "\(dims)") }
+            return .vector(n)
+        case 3:
+            let (h, w, c) = channelsFirst ? (dims[1], dims[2], dims[0]) : (dims[0], dims[1], dims[2])
+            guard let c else { throw FoldKitError(.badInput, "model input channel count is undefined", file: file, found: "\(dims)") }
+            guard let height = h ?? options.inputHeight, let width = w ?? options.inputWidth else {
+                throw FoldKitError(.usage, "model input height/width is undefined (None): give an input size (KerasReadOptions.inputHeight/inputWidth)",
+                                   file: file, found: "\(dims.map { $0.map(String.init) ?? "None" })")
+            }
+            return ActivationShape(channels: c, height: height, width: width)
+        default:
+            throw FoldKitError(.unsupported, "model input of rank \(dims.count) is not supported", file: file,
+                               expected: "(H, W, C) image or (n) vector", found: "\(dims.map { $0.map(String.init) ?? "None" })")
+        }
+    }
+}

@@ -51,10 +51,8 @@ public enum ModelLoader {
             throw FoldKitError(.usage, "cannot tell the model format from the file names",
                                expected: ".cfg [.weights] (Darknet) or .h5/.hdf5/.keras/.json (Keras)", found: paths.joined(separator: " "))
         }
-        if options.inputHeight != nil || options.inputWidth != nil {
-            throw FoldKitError(.usage, "--height/--width apply to Darknet models only; a Keras model's input size is in its config")
-        }
-        var keras = KerasReadOptions()
+        // --height/--width only fill sizes a Keras model leaves undefined (None), e.g. MTCNN's P-Net.
+        var keras = KerasReadOptions(inputHeight: options.inputHeight, inputWidth: options.inputWidth)
         if options.epsilon != nil || options.epsilonPlacement != nil {
             keras.epsilonOverride = EpsilonConvention(epsilon: options.epsilon ?? 1e-3, placement: options.epsilonPlacement ?? .insideSqrt)
         }

@@ -1,0 +1,208 @@
+import CHDF5
+import FoldKitCore
+import Foundation
+
+/// A read-only HDF5 file opened through libhdf5. Every handle (`hid_t`) this wrapper opens is closed
+/// before the call that opened it returns, except the file itself, which `deinit` closes.
+///
+/// Paths are HDF5 paths relative to the root group (`model_weights/conv2d_1/conv2d_1/kernel:0`).
+/// Errors are `FoldKitError`s naming the file and the object path.
+public final class HDF5File {
+    public let path: String
+    private let fileID: hid_t
+
+    /// Opens `path` read-only. libhdf5's own error printer is silenced; failures become `FoldKitError`.
+    public init(path: String) throws {
+        self.path = path
+        guard H5open() >= 0 else { throw FoldKitError(.io, "cannot initialise libhdf5", file: path) }
+        H5Eset_auto2(foldkit_h5e_default(), nil, nil)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw FoldKitError(.io, "file not found", file: path)
+        }
+        guard H5Fis_hdf5(path) > 0 else {
+            throw FoldKitError(.badInput, "not an HDF5 file", file: path, expected: "HDF5 signature \\x89HDF\\r\\n\\x1a\\n")
+        }
+        let id = H5Fopen(path, foldkit_h5f_acc_rdonly(), foldkit_h5p_default())
+        guard id >= 0 else { throw FoldKitError(.io, "libhdf5 cannot open the file", file: path) }
+        fileID = id
+    }
+
+    deinit { H5Fclose(fileID) }
+
+    /// True if a link (group or dataset) exists at `objectPath`; every intermediate group must exist.
+    public func exists(_ objectPath: String) -> Bool {
+        var prefix = ""
+        for part in objectPath.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += prefix.isEmpty ? String(part) : "/" + part
+            if H5Lexists(fileID, prefix, foldkit_h5p_default()) <= 0 { return false }
+        }
+        return !prefix.isEmpty || objectPath == "/"
+    }
+
+    /// True if `objectPath` is a group.
+    public func isGroup(_ objectPath: String) -> Bool {
+        guard exists(objectPath) || objectPath == "/" else { return false }
+        let id = H5Gopen2(fileID, objectPath, foldkit_h5p_default())
+        if id < 0 { return false }
+        H5Gclose(id)
+        return true
+    }
+
+    /// Names of the direct members (groups and datasets) of the group at `groupPath`, in libhdf5's
+    /// name order.
+    public func memberNames(_ groupPath: String) throws -> [String] {
+        let group = try openGroup(groupPath)
+        defer { H5Gclose(group) }
+        var info = H5G_info_t()
+        guard H5Gget_info(group, &info) >= 0 else { throw error("cannot list group", groupPath) }
+        var names: [String] = []
+        for i in 0..<info.nlinks {
+            let size = H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nil, 0, foldkit_h5p_default())
+            guard size >= 0 else { throw error("cannot read member \(i) name", groupPath) }
+            var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+            H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, &buffer, Int(size) + 1, foldkit_h5p_default())
+            names.append(String(decoding: buffer.prefix(Int(size)).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return names
+    }
+
+    // MARK: datasets
+
+    /// The shape of the dataset at `datasetPath` (row-major, slowest axis first).
+    public func shape(ofDataset datasetPath: String) throws -> [Int] {
+        let dataset = try openDataset(datasetPath)
+        defer { H5Dclose(dataset) }
+        return try dims(of: dataset, datasetPath)
+    }
+
+    /// Reads a floating-point dataset (float16, float32 or float64 in the file) as float32 values in
+    /// row-major order, with its shape. libhdf5 converts the stored type to native float.
+    public func readFloats(_ datasetPath: String) throws -> (shape: [Int], values: [Float]) {
+        let dataset = try openDataset(datasetPath)
+        defer { H5Dclose(dataset) }
+        let type = H5Dget_type(dataset)
+        guard type >= 0 else { throw error("cannot read dataset type", datasetPath) }
+        let typeClass = H5Tget_class(type)
+        let typeSize = H5Tget_size(type)
+        H5Tclose(type)
+        guard typeClass == H5T_FLOAT else {
+            throw error("dataset is not floating point", datasetPath, expected: "float16/float32/float64", found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
+        }
+        let shape = try dims(of: dataset, datasetPath)
+        let count = shape.reduce(1, *)
+        var values = [Float](repeating: 0, count: count)
+        if count > 0 {
+            let status = values.withUnsafeMutableBytes {
+                H5Dread(dataset, foldkit_h5t_native_float(), foldkit_h5s_all(), foldkit_h5s_all(), foldkit_h5p_default(), $0.baseAddress)
+            }
+            guard status >= 0 else { throw error("cannot read dataset values", datasetPath) }
+        }
+        return (shape, values)
+    }
+
+    // MARK: attributes
+
+    /// True if the object at `objectPath` ("/" for the root) has an attribute `name`.
+    public func hasAttribute(_ name: String, at objectPath: String = "/") -> Bool {
+        guard let object = try? openObject(objectPath) else { return false }
+        defer { H5Oclose(object) }
+        return H5Aexists(object, name) > 0
+    }
+
+    /// Reads a string attribute (scalar or 1-D array; fixed-length NULLPAD/NULLTERM/SPACEPAD or
+    /// variable-length). A numeric attribute with no elements reads as `[]` (h5py writes an empty
+    /// list that way). Any other type is an error.
+    public func stringsAttribute(_ name: String, at objectPath: String = "/") throws -> [String] {
+        let object = try openObject(objectPath)
+        defer { H5Oclose(object) }
+        let attribute = H5Aopen(object, name, foldkit_h5p_default())
+        guard attribute >= 0 else { throw error("attribute '\(name)' not found", objectPath) }
+        defer { H5Aclose(attribute) }
+        let space = H5Aget_space(attribute)
+        defer { H5Sclose(space) }
+        let count = Int(H5Sget_simple_extent_npoints(space))
+        let fileType = H5Aget_type(attribute)
+        defer { H5Tclose(fileType) }
+        guard H5Tget_class(fileType) == H5T_STRING else {
+            if count == 0 { return [] }
+            throw error("attribute '\(name)' is not a string", objectPath, expected: "string", found: "HDF5 type class \(H5Tget_class(fileType).rawValue)")
+        }
+        if count == 0 { return [] }
+        if H5Tis_variable_str(fileType) > 0 {
+            let memType = H5Tcopy(foldkit_h5t_c_s1())
+            defer { H5Tclose(memType) }
+            H5Tset_size(memType, foldkit_h5t_variable())
+            H5Tset_cset(memType, H5Tget_cset(fileType))
+            var pointers = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
+            let status = pointers.withUnsafeMutableBytes { H5Aread(attribute, memType, $0.baseAddress) }
+            guard status >= 0 else { throw error("cannot read attribute '\(name)'", objectPath) }
+            var result: [String] = []
+            for pointer in pointers {
+                if let pointer {
+                    result.append(String(cString: pointer))
+                    H5free_memory(pointer)
+                } else {
+                    result.append("")
+                }
+            }
+            return result
+        }
+        let size = H5Tget_size(fileType)
+        guard size > 0 else { return [String](repeating: "", count: count) }
+        var buffer = [UInt8](repeating: 0, count: size * count)
+        let status = buffer.withUnsafeMutableBytes { H5Aread(attribute, fileType, $0.baseAddress) }
+        guard status >= 0 else { throw error("cannot read attribute '\(name)'", objectPath) }
+        let spacePadded = H5Tget_strpad(fileType) == H5T_STR_SPACEPAD
+        return (0..<count).map { i in
+            var bytes = buffer[(i * size)..<((i + 1) * size)]
+            if let end = bytes.firstIndex(of: 0) { bytes = bytes[bytes.startIndex..<end] }
+            var text = String(decoding: bytes, as: UTF8.self)
+            if spacePadded { while text.hasSuffix(" ") { text.removeLast() } }
+            return text
+        }
+    }
+
+    /// A scalar string attribute (the first element of `stringsAttribute`).
+    public func stringAttribute(_ name: String, at objectPath: String = "/") throws -> String {
+        let values = try stringsAttribute(name, at: objectPath)
+        guard let first = values.first else { throw error("attribute '\(name)' is empty", objectPath) }
+        return first
+    }
+
+    // MARK: private
+
+    private func openObject(_ objectPath: String) throws -> hid_t {
+        let id = H5Oopen(fileID, objectPath, foldkit_h5p_default())
+        guard id >= 0 else { throw error("object not found", objectPath) }
+        return id
+    }
+
+    private func openGroup(_ groupPath: String) throws -> hid_t {
+        guard groupPath == "/" || exists(groupPath) else { throw error("group not found", groupPath) }
+        let id = H5Gopen2(fileID, groupPath, foldkit_h5p_default())
+        guard id >= 0 else { throw error("not a group", groupPath) }
+        return id
+    }
+
+    private func openDataset(_ datasetPath: String) throws -> hid_t {
+        guard exists(datasetPath) else { throw error("dataset not found", datasetPath) }
+        let id = H5Dopen2(fileID, datasetPath, foldkit_h5p_default())
+        guard id >= 0 else { throw error("not a dataset", datasetPath) }
+        return id
+    }
+
+    private func dims(of dataset: hid_t, _ datasetPath: String) throws -> [Int] {
+        let space = H5Dget_space(dataset)
+        guard space >= 0 else { throw error("cannot read dataset shape", datasetPath) }
+        defer { H5Sclose(space) }
+        let rank = Int(H5Sget_simple_extent_ndims(space))
+        guard rank >= 0 else { throw error("cannot read dataset rank", datasetPath) }
+        var dims = [hsize_t](repeating: 0, count: rank)
+        if rank > 0 { H5Sget_simple_extent_dims(space, &dims, nil) }
+        return dims.map { Int($0) }
+    }
+
+    private func error(_ message: String, _ objectPath: String, expected: String? = nil, found: String? = nil) -> FoldKitError {
+        FoldKitError(.badInput, "HDF5 '\(objectPath)': \(message)", file: path, expected: expected, found: found)
+    }
+}

@@ -1,0 +1,117 @@
+import FoldKit
+import FoldKitCore
+import FoldKitKeras
+import FoldKitTestSupport
+import XCTest
+
+/// Keras' own predictions (recorded by Fixtures/keras/generate.py with tf.keras and Keras 3, and
+/// keras_dl4j_cnn_batch_norm's predictions.npy made by real Keras 2.1.3) reproduced by running the
+/// network read by KerasReader through the float64 executor, within 1e-4 x max|reference|.
+final class KerasPredictionTests: XCTestCase {
+    /// (1, H, W, C) or (H, W, C) -> C x H x W; vectors unchanged.
+    private func toCHW(_ values: [Float], shape: ActivationShape) -> [Double] {
+        var out = [Double](repeating: 0, count: shape.count)
+        for y in 0..<shape.height {
+            for x in 0..<shape.width {
+                for c in 0..<shape.channels {
+                    out[(c * shape.height + y) * shape.width + x] = Double(values[(y * shape.width + x) * shape.channels + c])
+                }
+            }
+        }
+        return out
+    }
+
+    /// C x H x W -> H x W x C (Keras' order for comparisons).
+    private func toHWC(_ values: [Double], shape: ActivationShape) -> [Double] {
+        var out = [Double](repeating: 0, count: shape.count)
+        for c in 0..<shape.channels {
+            for y in 0..<shape.height {
+                for x in 0..<shape.width {
+                    out[(y * shape.width + x) * shape.channels + c] = values[(c * shape.height + y) * shape.width + x]
+                }
+            }
+        }
+        return out
+    }
+
+    private func assertClose(_ found: [Double], _ reference: [Float], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(found.count, reference.count, "\(what): element count", file: file, line: line)
+        guard found.count == reference.count, !reference.isEmpty else { return }
+        let scale = Double(reference.map { abs($0) }.max() ?? 0)
+        var worst = 0.0
+        var worstIndex = 0
+        for i in 0..<found.count {
+            let d = abs(found[i] - Double(reference[i]))
+            if d > worst { worst = d; worstIndex = i }
+        }
+        XCTAssertLessThanOrEqual(worst, 1e-4 * scale,
+                                 "\(what): max deviation \(worst) at \(worstIndex) (found \(found[worstIndex]), Keras \(reference[worstIndex])), max|ref| \(scale)",
+                                 file: file, line: line)
+    }
+
+    /// Runs `paths` on `<model>.input.npy` and compares every output with `<model>.<saver>.out<k>.npy`.
+    private func check(model: String, saver: String, paths: [String]) throws {
+        let net = try KerasReader.read(paths: paths.map { TestData.fixture("keras/\($0)").path })
+        let input = try NPYFile.read(path: TestData.fixture("keras/\(model).input.npy").path)
+        XCTAssertEqual(input.values.count, net.inputShape.count, "\(model) input size")
+        let results = try Executor<Double>(network: net).run(input: toCHW(input.values, shape: net.inputShape), retention: .all)
+        guard results.count == net.layers.count else {
+            return XCTFail("executor returned \(results.count) layer outputs for \(net.layers.count) layers")
+        }
+        for (k, index) in net.outputIndices.enumerated() {
+            let reference = try NPYFile.read(path: TestData.fixture("keras/\(model).\(saver).out\(k).npy").path)
+            let shape = net.layers[index].outputShape
+            XCTAssertEqual(reference.values.count, shape.count, "\(model) output \(k) size (\(shape) vs \(reference.shape))")
+            assertClose(toHWC(results[index], shape: shape), reference.values, "\(paths[0]) output \(k) '\(net.layers[index].name)'")
+        }
+    }
+
+    private let models = ["tiny_yolo_voc", "dag", "dense_head", "grouped"]
+
+    func testTFKerasH5() throws {
+        for model in models { try check(model: model, saver: "tfkeras", paths: ["\(model).tfkeras.h5"]) }
+    }
+
+    func testKeras3LegacyH5() throws {
+        for model in models { try check(model: model, saver: "keras3", paths: ["\(model).keras3.h5"]) }
+    }
+
+    func testKeras3Archive() throws {
+        for model in models { try check(model: model, saver: "keras3", paths: ["\(model).keras"]) }
+    }
+
+    func testTFKerasJSONPlusWeights() throws {
+        for model in ["dag", "dense_head"] {
+            try check(model: model, saver: "tfkeras", paths: ["\(model).tfkeras.json", "\(model).tfkeras.weights.h5"])
+            try check(model: model, saver: "tfkeras", paths: ["\(model).tfkeras.json", "\(model).tfkeras_legacy_weights.h5"])
+        }
+    }
+
+    func testTinyYOLOStructure() throws {
+        let net = try KerasReader.read(paths: [TestData.fixture("keras/tiny_yolo_voc.keras").path])
+        // 10 conv + BN + leaky blocks: every BN folds into its bias-free conv, the leaky stays separate.
+        XCTAssertEqual(net.layers.filter { if case .convolution(let c) = $0.kind { return c.batchNorm != nil && c.bias == nil }; return false }.count, 9)
+        XCTAssertEqual(net.layers.filter { $0.kind.typeName == "spaceToDepth" }.map { $0.name }, ["space_to_depth_x2"])
+        XCTAssertEqual(net.layers[net.outputIndices[0]].outputShape, ActivationShape(channels: 125, height: 2, width: 2))
+    }
+
+    func testDL4JCnnBatchNormPredictions() throws {
+        let net = try KerasReader.read(paths: [try TestData.sharedFile("real-models/keras_dl4j_cnn_batch_norm/cnn_batch_norm.h5").path])
+        let input = try NPYFile.read(path: try TestData.sharedFile("real-models/keras_dl4j_cnn_batch_norm/input.npy").path)
+        let predictions = try NPYFile.read(path: try TestData.sharedFile("real-models/keras_dl4j_cnn_batch_norm/predictions.npy").path)
+        XCTAssertEqual(input.shape, [5, 10, 10, 3])
+        XCTAssertEqual(predictions.shape, [5, 1])
+        let executor = try Executor<Double>(network: net)
+        let per = net.inputShape.count
+        var found: [Double] = []
+        for sample in 0..<5 {
+            let chw = toCHW(Array(input.values[(sample * per)..<((sample + 1) * per)]), shape: net.inputShape)
+            let results = try executor.run(input: chw, retention: .all)
+            guard results.count == net.layers.count else {
+                return XCTFail("executor returned \(results.count) layer outputs for \(net.layers.count) layers")
+            }
+            found += results[net.outputIndices[0]]
+        }
+        assertClose(found, predictions.values, "cnn_batch_norm predictions")
+    }
+}

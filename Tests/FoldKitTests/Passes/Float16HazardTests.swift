@@ -1,0 +1,34 @@
+import FoldKit
+import FoldKitTestSupport
+import XCTest
+
+final class Float16HazardTests: XCTestCase {
+    func testNamesOverflowingAndSubnormalChannels() throws {
+        var builder = NetworkBuilder(inputShape: ActivationShape(channels: 1, height: 2, width: 2))
+        let conv = Convolution(inputChannels: 1, outputChannels: 3, kernelHeight: 1, kernelWidth: 1,
+                               weights: WeightTensor(shape: [3, 1, 1, 1], values: [1, 70000, 1e-6]),
+                               bias: WeightTensor(shape: [3], values: [0, 0, -1e5]))
+        try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: "t", section: "[convolutional]"))
+        let network = Network(format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+                               layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let hazards = try Float16Hazard.scan(folded: network, outputs: [[0, 0, 0, 0, 7e4, 0, 0, 0, 0, 0, 0, 0]])
+        XCTAssertEqual(hazards.first { $0.kind == .weightOverflow }?.channels, [1])
+        XCTAssertEqual(hazards.first { $0.kind == .weightSubnormal }?.channels, [2])
+        XCTAssertEqual(hazards.first { $0.kind == .biasOverflow }?.channels, [2])
+        XCTAssertEqual(hazards.first { $0.kind == .activationOverflow }?.channels, [1])
+    }
+
+    /// MobileNetV2-YOLOv3-Nano has batch-norm variances of 5.6e-45; with the epsilon outside the square
+    /// root and set to 0, the folded depthwise weights of layer 1 explode past float16's range.
+    func testRealModelWithDenormalVarianceOverflows() throws {
+        let folder = "real-models/MobileNetV2-YOLOv3-Nano-voc/MobileNetV2-YOLOv3-Nano-voc"
+        let paths = [try TestData.sharedFile(folder + ".cfg").path, try TestData.sharedFile(folder + ".weights").path]
+        let zero = try FoldBatchNorm.apply(to: ModelLoader.load(paths: paths, options: ModelOptions(epsilon: 0, epsilonPlacement: .outsideSqrt)))
+        let overflow = try Float16Hazard.scan(folded: zero).filter { $0.kind == .weightOverflow }
+        XCTAssertEqual(overflow.map(\.layer), [1])
+        XCTAssertEqual(overflow.first?.channels, [3, 12, 13])
+        // With Darknet's default sqrt(var + 1e-5) the same weights stay far inside the range.
+        let safe = try FoldBatchNorm.apply(to: ModelLoader.load(paths: paths))
+        XCTAssertTrue(try Float16Hazard.scan(folded: safe).filter { $0.kind == .weightOverflow }.isEmpty)
+    }
+}

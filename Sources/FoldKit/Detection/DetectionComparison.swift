@@ -1,8 +1,14 @@
 /// Compares the boxes of the original network with the folded network's.
 ///
-/// Boxes are paired greedily: for each reference box in descending score, the unpaired candidate box of
-/// the same class with the highest IoU. The comparison passes when both found the same number of
-/// boxes and every pair overlaps with IoU >= `minimumIoU`.
+/// Boxes are paired by identity before NMS: the same head, grid cell, anchor and class. Every pair's
+/// IoU must be >= `minimumIoU`. A box found by only one network fails the comparison unless it is
+/// borderline: its score lies within `borderline` of the threshold, where
+///
+///     borderline = max(1e-4, 4 x the largest score difference among paired boxes)
+///
+/// (the other network's score for it is then just under the threshold; with random weights many boxes
+/// sit there). After NMS the kept boxes are listed for people; which one NMS keeps among near-equal
+/// scores is not judged.
 public struct DetectionComparison: Codable, Equatable, Sendable {
     public struct Pair: Codable, Equatable, Sendable {
         public var reference: Detection
@@ -16,41 +22,66 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var threshold: Float
     public var nmsIoU: Float
     public var minimumIoU: Float
+    /// Boxes after NMS.
     public var referenceCount: Int
     public var candidateCount: Int
+    /// The original network's boxes after NMS, each with its folded counterpart (same head, cell, anchor, class).
     public var pairs: [Pair]
-    /// Candidate boxes that no reference box paired with.
+    /// Folded boxes after NMS with no original counterpart.
     public var unpairedCandidates: [Detection]
+    /// Boxes before NMS paired by identity.
+    public var pairedBeforeNMS: Int
+    public var borderline: Float
+    /// Boxes found by only one network whose score is within `borderline` of the threshold.
+    public var borderlineUnpaired: Int
+    /// Boxes found by only one network with a score clearly above the threshold.
+    public var clearlyUnpaired: [Detection]
     public var smallestIoU: Float
     public var largestScoreDifference: Float
     public var pass: Bool
 
-    public init(reference: [Detection], candidate: [Detection], threshold: Float, nmsIoU: Float, minimumIoU: Float) {
-        var remaining = candidate
-        var pairs: [Pair] = []
-        for box in reference.sorted(by: { $0.score > $1.score }) {
-            var best: Int?
-            var bestIoU: Float = 0
-            for (i, other) in remaining.enumerated() where other.classIndex == box.classIndex {
-                let overlap = box.iou(other)
-                if overlap > bestIoU { bestIoU = overlap; best = i }
-            }
-            if let best {
-                let other = remaining.remove(at: best)
-                pairs.append(Pair(reference: box, candidate: other, iou: bestIoU, scoreDifference: abs(other.score - box.score)))
+    public init(referenceCandidates: [Detection], candidateCandidates: [Detection], threshold: Float, nmsIoU: Float, minimumIoU: Float) {
+        struct Key: Hashable { var head, cell, anchor, classIndex: Int }
+        func key(_ d: Detection) -> Key { Key(head: d.head, cell: d.cell, anchor: d.anchor, classIndex: d.classIndex) }
+        let candidateByKey = Dictionary(candidateCandidates.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        let referenceKeys = Set(referenceCandidates.map(key))
+        var smallestIoU: Float = 1, largestDifference: Float = 0, paired = 0
+        var onlyOne: [Detection] = []
+        for box in referenceCandidates {
+            if let other = candidateByKey[key(box)] {
+                paired += 1
+                smallestIoU = min(smallestIoU, box.iou(other))
+                largestDifference = max(largestDifference, abs(box.score - other.score))
             } else {
-                pairs.append(Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score))
+                onlyOne.append(box)
             }
         }
+        onlyOne += candidateCandidates.filter { !referenceKeys.contains(key($0)) }
+        let borderline = max(1e-4, 4 * largestDifference)
+        let clearly = onlyOne.filter { $0.score - threshold > borderline }
+
+        let referenceKept = DetectionDecoder.nonMaxSuppression(referenceCandidates, iouThreshold: nmsIoU)
+        let candidateKept = DetectionDecoder.nonMaxSuppression(candidateCandidates, iouThreshold: nmsIoU)
+        let keptByKey = Dictionary(candidateKept.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
+        pairs = referenceKept.map { box in
+            guard let other = keptByKey[key(box)] ?? candidateByKey[key(box)] else {
+                return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
+            }
+            return Pair(reference: box, candidate: other, iou: box.iou(other), scoreDifference: abs(box.score - other.score))
+        }
+        let referenceKeptKeys = Set(referenceKept.map(key))
+        unpairedCandidates = candidateKept.filter { !referenceKeptKeys.contains(key($0)) }
         self.threshold = threshold
         self.nmsIoU = nmsIoU
         self.minimumIoU = minimumIoU
-        self.referenceCount = reference.count
-        self.candidateCount = candidate.count
-        self.pairs = pairs
-        self.unpairedCandidates = remaining
-        self.smallestIoU = pairs.map(\.iou).min() ?? 1
-        self.largestScoreDifference = (pairs.map(\.scoreDifference) + remaining.map(\.score)).max() ?? 0
-        self.pass = reference.count == candidate.count && remaining.isEmpty && pairs.allSatisfy { $0.iou >= minimumIoU }
+        referenceCount = referenceKept.count
+        candidateCount = candidateKept.count
+        pairedBeforeNMS = paired
+        self.borderline = borderline
+        borderlineUnpaired = onlyOne.count - clearly.count
+        clearlyUnpaired = clearly
+        self.smallestIoU = smallestIoU
+        largestScoreDifference = largestDifference
+        pass = clearly.isEmpty && smallestIoU >= minimumIoU
     }
 }

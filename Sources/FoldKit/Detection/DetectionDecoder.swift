@@ -103,6 +103,11 @@ public enum DetectionDecoder {
     public static func detect(
         network: Network, outputs: [[Float]], threshold: Float, iouThreshold: Float
     ) -> [Detection] {
+        nonMaxSuppression(candidates(network: network, outputs: outputs, threshold: threshold), iouThreshold: iouThreshold)
+    }
+
+    /// Decodes every detection head of `network` from per-layer outputs, before NMS.
+    public static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
         var all: [Detection] = []
         var headIndex = 0
         for layer in network.layers {
@@ -113,7 +118,7 @@ public enum DetectionDecoder {
             }
             headIndex += 1
         }
-        return nonMaxSuppression(all, iouThreshold: iouThreshold)
+        return all
     }
 
     @inline(__always)

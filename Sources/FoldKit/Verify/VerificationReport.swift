@@ -94,6 +94,10 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             for extra in d.unpairedCandidates {
                 lines.append(String(format: "  folded only: class %d score %.4f", extra.classIndex, extra.score))
             }
+            lines.append("before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it")
+            for box in d.clearlyUnpaired.prefix(10) {
+                lines.append(String(format: "  only in one network: class %d score %.4f head %d cell %d anchor %d", box.classIndex, box.score, box.head, box.cell, box.anchor))
+            }
             lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
         }
         if let problems = blobProblems {

@@ -57,11 +57,9 @@ public enum Verifier {
         }
         var detections: DetectionComparison?
         if original.layers.contains(where: { if case .detection = $0.kind { return true } else { return false } }) {
-            let referenceBoxes = DetectionDecoder.detect(network: original, outputs: reference.map { $0.map(Float.init) },
-                                                         threshold: options.detectionThreshold, iouThreshold: options.nmsIoU)
-            let candidateBoxes = DetectionDecoder.detect(network: folded, outputs: candidate,
-                                                         threshold: options.detectionThreshold, iouThreshold: options.nmsIoU)
-            detections = DetectionComparison(reference: referenceBoxes, candidate: candidateBoxes, threshold: options.detectionThreshold,
+            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: reference.map { $0.map(Float.init) }, threshold: options.detectionThreshold)
+            let candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: candidate, threshold: options.detectionThreshold)
+            detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)
         }
         let hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil

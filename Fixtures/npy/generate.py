@@ -14,3 +14,4 @@ for name, shape in shapes.items():
 np.save(os.path.join(here, "nchw_f8.npy"), (np.arange(60, dtype=np.float64) / 7.0).reshape(1, 3, 4, 5))
 np.save(os.path.join(here, "fortran.npy"), np.asfortranarray(np.ones((3, 4), dtype=np.float32)))
 np.save(os.path.join(here, "int32.npy"), np.arange(6, dtype=np.int32))
+np.savez_compressed(os.path.join(here, "pack.npz"), a=np.arange(6, dtype=np.float32).reshape(2, 3), b=np.float32([[0.5]]))

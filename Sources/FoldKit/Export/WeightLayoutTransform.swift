@@ -47,4 +47,27 @@ public enum WeightLayoutTransform {
         case .hwio: return [dims[2], dims[3], dims[1], dims[0]]
         }
     }
+
+    /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw].
+    public static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout) throws -> [Float] {
+        guard dims.count == 4, dims.reduce(1, *) == stored.count else {
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(dims.reduce(1, *)) values", found: "\(stored.count)")
+        }
+        let (o, i, kh, kw) = (dims[0], dims[1], dims[2], dims[3])
+        if layout == .oihw { return stored }
+        var out = [Float](repeating: 0, count: stored.count)
+        var d = 0
+        for oo in 0..<o {
+            for ii in 0..<i {
+                for y in 0..<kh {
+                    for x in 0..<kw {
+                        let s = layout == .ohwi ? ((oo * kh + y) * kw + x) * i + ii : ((y * kw + x) * i + ii) * o + oo
+                        out[d] = stored[s]
+                        d += 1
+                    }
+                }
+            }
+        }
+        return out
+    }
 }

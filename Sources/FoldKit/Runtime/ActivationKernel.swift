@@ -1,0 +1,100 @@
+/// Element-wise activations, in place, with the formulas documented on `Activation`
+/// (Darknet's activations.h, Keras' backend), computed in `Scalar`.
+enum ActivationFunction {
+    /// Whether the activation calls exp/tanh/log (worth spreading over cores on large tensors).
+    static func isTranscendental(_ activation: Activation) -> Bool {
+        switch activation {
+        case .linear, .relu, .leaky, .relu6, .hardMish, .hardSigmoid, .clippedRelu: return false
+        case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .softplus: return true
+        }
+    }
+
+    /// Applies `activation` to every element of `buffer`.
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    static func apply<Scalar: ExecutorScalar>(_ activation: Activation, to buffer: UnsafeMutableBufferPointer<Scalar>) {
+        if case .linear = activation { return }
+        let work = buffer.count * (isTranscendental(activation) ? 20 : 1)
+        Parallel.forRanges(buffer.count, totalWork: work) { range in
+            applySerial(activation, to: UnsafeMutableBufferPointer(rebasing: buffer[range]))
+        }
+    }
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    static func applySerial<Scalar: ExecutorScalar>(_ activation: Activation, to x: UnsafeMutableBufferPointer<Scalar>) {
+        switch activation {
+        case .linear:
+            return
+        case .relu:
+            for i in x.indices where !(x[i] > 0) { x[i] = 0 }
+        case .leaky(let slope):
+            let s = Scalar(slope)
+            for i in x.indices { let v = x[i]; x[i] = v > 0 ? v : s * v }
+        case .logistic:
+            for i in x.indices { x[i] = logistic(x[i]) }
+        case .tanh:
+            for i in x.indices { x[i] = Scalar.hyperbolicTangent(x[i]) }
+        case .relu6:
+            for i in x.indices { x[i] = Swift.min(Swift.max(x[i], 0), 6) }
+        case .elu(let alpha):
+            let a = Scalar(alpha)
+            for i in x.indices { let v = x[i]; x[i] = v >= 0 ? v : a * (Scalar.exponential(v) - 1) }
+        case .selu:
+            let lambda = Scalar(1.0507009873554805), alpha = Scalar(1.6732632423543772)
+            for i in x.indices { let v = x[i]; x[i] = lambda * (v >= 0 ? v : alpha * (Scalar.exponential(v) - 1)) }
+        case .swish:
+            for i in x.indices { let v = x[i]; x[i] = v * logistic(v) }
+        case .mish:
+            for i in x.indices { let v = x[i]; x[i] = v * Scalar.hyperbolicTangent(mishSoftplus(v)) }
+        case .hardMish:
+            for i in x.indices {
+                let v = x[i]
+                x[i] = v > 0 ? v : (v > -2 ? v * v / 2 + v : 0)
+            }
+        case .gelu:
+            let c = Scalar(0.7978845608), k = Scalar(0.044715)
+            for i in x.indices { let v = x[i]; x[i] = Scalar(0.5) * v * (1 + Scalar.hyperbolicTangent(c * (v + k * v * v * v))) }
+        case .softplus:
+            // log(1 + e^x), evaluated without overflow: x + log1p(e^-x) for x > 0.
+            for i in x.indices {
+                let v = x[i]
+                x[i] = v > 0 ? v + Scalar.logOnePlus(Scalar.exponential(-v)) : Scalar.logOnePlus(Scalar.exponential(v))
+            }
+        case .hardSigmoid:
+            for i in x.indices { x[i] = Swift.min(Swift.max(Scalar(0.2) * x[i] + Scalar(0.5), 0), 1) }
+        case let .clippedRelu(maxValue, negativeSlope, threshold):
+            let slope = Scalar(negativeSlope), t = Scalar(threshold)
+            let m = maxValue.map { Scalar($0) } ?? .infinity
+            for i in x.indices {
+                let v = x[i]
+                x[i] = v >= m ? m : (v >= t ? v : slope * (v - t))
+            }
+        }
+    }
+
+    @inline(__always)
+    static func logistic<Scalar: ExecutorScalar>(_ v: Scalar) -> Scalar { 1 / (1 + Scalar.exponential(-v)) }
+
+    /// Darknet's softplus with threshold 20, as mish uses it.
+    @inline(__always)
+    static func mishSoftplus<Scalar: ExecutorScalar>(_ v: Scalar) -> Scalar {
+        if v > 20 { return v }
+        if v < -20 { return Scalar.exponential(v) }
+        return Scalar.logOnePlus(Scalar.exponential(v))
+    }
+}
+
+/// A standalone activation layer.
+struct ActivationKernel<Scalar: ExecutorScalar>: LayerKernel {
+    let activation: Activation
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
+        inputs[0].withUnsafeBufferPointer { input in
+            _ = output.initialize(from: input)
+        }
+        ActivationFunction.apply(activation, to: output)
+    }
+}

@@ -1,0 +1,71 @@
+/// Batch-norm statistics converted to `Scalar`, applied as
+/// y = gamma * (x - mean) / denominator + beta, with denominator = sqrt(variance + epsilon) (inside)
+/// or sqrt(variance) + epsilon (outside), all computed in `Scalar` precision.
+struct PreparedBatchNorm<Scalar: ExecutorScalar> {
+    let gamma: [Scalar]
+    let beta: [Scalar]
+    let mean: [Scalar]
+    let denominator: [Scalar]
+
+    init(_ bn: BatchNorm, channels: Int, layer: Layer) throws {
+        let mean: [Scalar] = try scalarParameters(bn.mean, count: channels, role: "batch-norm mean", layer: layer, roundToHalf: false)
+        let variance: [Scalar] = try scalarParameters(bn.variance, count: channels, role: "batch-norm variance", layer: layer, roundToHalf: false)
+        self.gamma = try bn.gamma.map { try scalarParameters($0, count: channels, role: "batch-norm gamma", layer: layer, roundToHalf: false) }
+            ?? [Scalar](repeating: 1, count: channels)
+        self.beta = try bn.beta.map { try scalarParameters($0, count: channels, role: "batch-norm beta", layer: layer, roundToHalf: false) }
+            ?? [Scalar](repeating: 0, count: channels)
+        self.mean = mean
+        let epsilon = Scalar(bn.convention.epsilon)
+        switch bn.convention.placement {
+        case .insideSqrt: self.denominator = variance.map { ($0 + epsilon).squareRoot() }
+        case .outsideSqrt: self.denominator = variance.map { $0.squareRoot() + epsilon }
+        }
+    }
+
+    /// Normalises channel `c`'s values in place.
+    @inline(__always)
+    func apply(channel c: Int, to values: UnsafeMutableBufferPointer<Scalar>) {
+        let g = gamma[c], m = mean[c], d = denominator[c], b = beta[c]
+        for i in values.indices { values[i] = g * (values[i] - m) / d + b }
+    }
+}
+
+/// A batch norm that was not folded into a convolution (unfolded networks), per channel of a C x H x W tensor.
+struct BatchNormKernel<Scalar: ExecutorScalar>: LayerKernel {
+    let batchNorm: PreparedBatchNorm<Scalar>
+    let shape: ActivationShape
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
+        inputs[0].withUnsafeBufferPointer { input in _ = output.initialize(from: input) }
+        let plane = shape.planeSize
+        for c in 0..<shape.channels {
+            batchNorm.apply(channel: c, to: UnsafeMutableBufferPointer(rebasing: output[(c * plane)..<((c + 1) * plane)]))
+        }
+    }
+}
+
+/// What follows the matrix product of a convolution or connected layer, per output channel:
+/// out = activation(batchNorm(z + bias)).
+struct ChannelEpilogue<Scalar: ExecutorScalar> {
+    let bias: [Scalar]?
+    let batchNorm: PreparedBatchNorm<Scalar>?
+    let activation: Activation
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func apply(to output: UnsafeMutableBufferPointer<Scalar>, channels: Int, planeSize: Int) {
+        if bias != nil || batchNorm != nil {
+            Parallel.forEach(channels, totalWork: channels * planeSize * (batchNorm == nil ? 1 : 4)) { c in
+                let values = UnsafeMutableBufferPointer(rebasing: output[(c * planeSize)..<((c + 1) * planeSize)])
+                if let bias {
+                    let b = bias[c]
+                    for i in values.indices { values[i] += b }
+                }
+                batchNorm?.apply(channel: c, to: values)
+            }
+        }
+        ActivationFunction.apply(activation, to: output)
+    }
+}

@@ -1,0 +1,182 @@
+/// 2-D convolution as `Convolution` documents it: zero padding (asymmetric allowed), stride, dilation,
+/// groups; then bias, batch norm (unfolded networks) and the activation (`ChannelEpilogue`).
+///
+/// Three paths, chosen once at init:
+/// - pointwise (1x1, stride 1, no padding): out_g = W_g (O/g x I/g) * in_g (I/g x H*W), one GEMM per group,
+///   straight on the input;
+/// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
+///   at a time over contiguous rows;
+/// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
+///   r = (i*kh + ky)*kw + kx), then out_g = W_g * columns.
+struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
+    enum Path { case pointwise, depthwise, im2col }
+
+    let geometry: ConvolutionGeometry
+    let weights: [Scalar]
+    let epilogue: ChannelEpilogue<Scalar>
+    let path: Path
+
+    init(_ conv: Convolution, input: ActivationShape, output: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
+        let geometry = ConvolutionGeometry(conv, input: input, output: output)
+        self.geometry = geometry
+        let count = conv.outputChannels * (conv.inputChannels / conv.groups) * conv.kernelHeight * conv.kernelWidth
+        weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
+        epilogue = ChannelEpilogue(
+            bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
+            batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
+            activation: conv.activation)
+        if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 {
+            path = .depthwise
+        } else if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero {
+            path = .pointwise
+        } else {
+            path = .im2col
+        }
+    }
+
+    var scratchCount: Int {
+        path == .im2col ? geometry.columnRows * geometry.output.planeSize : 0
+    }
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
+        guard let out = output.baseAddress else { return }
+        let g = geometry
+        inputs[0].withUnsafeBufferPointer { inputBuffer in
+            weights.withUnsafeBufferPointer { weightBuffer in
+                guard let input = inputBuffer.baseAddress, let w = weightBuffer.baseAddress else { return }
+                let m = g.outputChannelsPerGroup, n = g.output.planeSize, k = g.columnRows
+                switch path {
+                case .depthwise:
+                    depthwise(input: input, weights: w, output: out)
+                case .pointwise:
+                    let planeIn = g.input.planeSize
+                    for group in 0..<g.groups {
+                        Scalar.gemm(
+                            transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
+                            a: w + group * m * k, lda: k, b: input + group * g.inputChannelsPerGroup * planeIn, ldb: n,
+                            beta: 0, c: out + group * m * n, ldc: n)
+                    }
+                case .im2col:
+                    guard let columns = scratch.baseAddress else { return }
+                    for group in 0..<g.groups {
+                        g.im2col(source: input, firstChannel: group * g.inputChannelsPerGroup, into: columns)
+                        Scalar.gemm(
+                            transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
+                            a: w + group * m * k, lda: k, b: UnsafePointer(columns), ldb: n,
+                            beta: 0, c: out + group * m * n, ldc: n)
+                    }
+                }
+            }
+        }
+        epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
+    }
+
+    /// out[c, oy, ox] = sum_{ky,kx} W[c, ky, kx] * in[c, oy*sy - pt + ky*dy, ox*sx - pl + kx*dx].
+    private func depthwise(input: UnsafePointer<Scalar>, weights: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>) {
+        let g = geometry
+        let taps = g.kernelHeight * g.kernelWidth
+        let planeIn = g.input.planeSize, planeOut = g.output.planeSize
+        Parallel.forEach(g.output.channels, totalWork: g.output.count * taps) { c in
+            let src = input + c * planeIn
+            let dst = output + c * planeOut
+            dst.update(repeating: 0, count: planeOut)
+            for ky in 0..<g.kernelHeight {
+                for kx in 0..<g.kernelWidth {
+                    let wv = weights[c * taps + ky * g.kernelWidth + kx]
+                    let span = g.validColumns(kx: kx)
+                    if span.start >= span.end { continue }
+                    let offX = kx * g.dilationX - g.padLeft
+                    for oy in 0..<g.output.height {
+                        let iy = oy * g.strideY - g.padTop + ky * g.dilationY
+                        if iy < 0 || iy >= g.input.height { continue }
+                        let row = dst + oy * g.output.width
+                        let s = src + iy * g.input.width + offX
+                        if g.strideX == 1 {
+                            for ox in span.start..<span.end { row[ox] += wv * s[ox] }
+                        } else {
+                            let sx = g.strideX
+                            for ox in span.start..<span.end { row[ox] += wv * s[ox * sx] }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The sizes of one convolution, and the im2col rearrangement.
+struct ConvolutionGeometry {
+    let input: ActivationShape
+    let output: ActivationShape
+    let kernelHeight: Int, kernelWidth: Int
+    let strideY: Int, strideX: Int
+    let dilationY: Int, dilationX: Int
+    let padTop: Int, padLeft: Int
+    let groups: Int
+
+    init(_ conv: Convolution, input: ActivationShape, output: ActivationShape) {
+        self.input = input
+        self.output = output
+        kernelHeight = conv.kernelHeight
+        kernelWidth = conv.kernelWidth
+        strideY = conv.strideY
+        strideX = conv.strideX
+        dilationY = conv.dilationY
+        dilationX = conv.dilationX
+        padTop = conv.padding.top
+        padLeft = conv.padding.left
+        groups = conv.groups
+    }
+
+    var inputChannelsPerGroup: Int { input.channels / groups }
+    var outputChannelsPerGroup: Int { output.channels / groups }
+    /// Rows of the column matrix: the accumulation length (I/g) * kh * kw.
+    var columnRows: Int { inputChannelsPerGroup * kernelHeight * kernelWidth }
+
+    /// Output columns ox whose input column ox*sx - pl + kx*dx lies inside 0..<W.
+    @inline(__always)
+    func validColumns(kx: Int) -> (start: Int, end: Int) {
+        let offset = kx * dilationX - padLeft
+        let start = offset >= 0 ? 0 : (-offset + strideX - 1) / strideX
+        let last = input.width - 1 - offset
+        let end = last < 0 ? 0 : Swift.min(output.width, last / strideX + 1)
+        return (Swift.min(start, output.width), end)
+    }
+
+    /// Writes the column matrix of input channels firstChannel..<firstChannel + I/g:
+    /// columns[(i*kh + ky)*kw + kx][oy*OW + ox] = in[firstChannel + i, oy*sy - pt + ky*dy, ox*sx - pl + kx*dx] (0 outside).
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func im2col<Scalar: ExecutorScalar>(source: UnsafePointer<Scalar>, firstChannel: Int, into columns: UnsafeMutablePointer<Scalar>) {
+        let rows = columnRows
+        let taps = kernelHeight * kernelWidth
+        let planeIn = input.planeSize, planeOut = output.planeSize
+        let outW = output.width
+        Parallel.forEach(rows, totalWork: rows * planeOut) { r in
+            let c = r / taps, ky = (r / kernelWidth) % kernelHeight, kx = r % kernelWidth
+            let src = source + (firstChannel + c) * planeIn
+            let dst = columns + r * planeOut
+            let span = validColumns(kx: kx)
+            let offX = kx * dilationX - padLeft
+            for oy in 0..<output.height {
+                let iy = oy * strideY - padTop + ky * dilationY
+                let row = dst + oy * outW
+                if iy < 0 || iy >= input.height || span.start >= span.end {
+                    row.update(repeating: 0, count: outW)
+                    continue
+                }
+                if span.start > 0 { row.update(repeating: 0, count: span.start) }
+                if span.end < outW { (row + span.end).update(repeating: 0, count: outW - span.end) }
+                let s = src + iy * input.width + offX
+                if strideX == 1 {
+                    (row + span.start).update(from: s + span.start, count: span.end - span.start)
+                } else {
+                    let sx = strideX
+                    for ox in span.start..<span.end { row[ox] = s[ox * sx] }
+                }
+            }
+        }
+    }
+}

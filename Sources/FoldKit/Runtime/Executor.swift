@@ -1,0 +1,153 @@
+/// Runs a `Network` on the CPU in `Scalar` precision: `Executor<Double>` is the float64 reference for an
+/// original (unfolded) network, `Executor<Float>` runs a folded network as a device would, and
+/// `ExecutorOptions.float16Storage` adds MPSImage half-texture rounding.
+///
+/// Works on folded and unfolded networks alike: a convolution or connected layer with a batch norm
+/// applies it after the bias and before the activation, with the layer's `EpsilonConvention`, in
+/// `Scalar` precision. Every `LayerKind` is supported; see the kernel files beside this one for the
+/// exact formulas. Convolutions and connected layers go through cblas GEMM (OpenBLAS uses all cores).
+public final class Executor<Scalar: ExecutorScalar> {
+    public let network: Network
+    public let options: ExecutorOptions
+
+    private enum Step {
+        /// Output is the input array itself (identity, detection heads, dropout).
+        case passThrough
+        case kernel(any LayerKernel<Scalar>)
+    }
+
+    private let steps: [Step]
+    private let scratchCount: Int
+    /// For each layer, the index of the last layer that reads its output (or the layer itself).
+    private let lastReader: [Int]
+
+    /// Reads all parameters once (file-backed tensors are read here) and converts them to `Scalar`.
+    /// Throws a `FoldKitError` naming the layer when a parameter tensor has the wrong size or a
+    /// geometry cannot be run.
+    public init(network: Network, options: ExecutorOptions = .init()) throws {
+        if options.float16Storage && !HalfPrecision.isAvailable {
+            throw FoldKitError(.unsupported, "float16 storage emulation needs Swift's Float16, which this platform (Intel macOS) lacks")
+        }
+        self.network = network
+        self.options = options
+        var steps: [Step] = []
+        steps.reserveCapacity(network.layers.count)
+        var lastReader = Array(network.layers.indices)
+        for layer in network.layers {
+            steps.append(try Executor.prepare(layer, in: network, options: options))
+            for input in layer.inputs where input != Network.inputIndex {
+                lastReader[input] = max(lastReader[input], layer.index)
+            }
+        }
+        self.steps = steps
+        self.lastReader = lastReader
+        self.scratchCount = steps.reduce(0) { count, step in
+            if case .kernel(let kernel) = step { return max(count, kernel.scratchCount) }
+            return count
+        }
+    }
+
+    private static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
+        let inputShapes = layer.inputs.map { network.shape(of: $0) }
+        guard let first = inputShapes.first else {
+            throw FoldKitError(.badInput, "layer has no input", file: layer.source.file, line: layer.source.line, layer: layer.label)
+        }
+        let output = layer.outputShape
+        let kernel: any LayerKernel<Scalar>
+        switch layer.kind {
+        case .identity, .detection:
+            return .passThrough
+        case .convolution(let c):
+            kernel = try ConvolutionKernel<Scalar>(c, input: first, output: output, layer: layer, options: options)
+        case .fullyConnected(let f):
+            kernel = try FullyConnectedKernel<Scalar>(f, layer: layer, options: options)
+        case .pooling(let p):
+            kernel = PoolingKernel<Scalar>(pooling: p, input: first, output: output)
+        case .globalAveragePool:
+            kernel = GlobalPoolingKernel<Scalar>(reduction: .average, input: first)
+        case .globalMaxPool:
+            kernel = GlobalPoolingKernel<Scalar>(reduction: .max, input: first)
+        case .activation(let a):
+            kernel = ActivationKernel<Scalar>(activation: a)
+        case .prelu(let alpha):
+            kernel = try PReLUKernel<Scalar>(alpha: alpha, shape: first, layer: layer, options: options)
+        case .softmax(let axis):
+            kernel = SoftmaxKernel<Scalar>(axis: axis, shape: first)
+        case .batchNorm(let bn):
+            kernel = BatchNormKernel<Scalar>(batchNorm: try PreparedBatchNorm(bn, channels: first.channels, layer: layer), shape: first)
+        case .channelAffine(let a):
+            kernel = try ChannelAffineKernel<Scalar>(a, shape: first, layer: layer, options: options)
+        case .concatenation(let r):
+            kernel = ConcatenationKernel<Scalar>(concatenation: r, inputShapes: inputShapes)
+        case .sum(let s):
+            kernel = try SumKernel<Scalar>(inputShapes: inputShapes, activation: s.activation, layer: layer)
+        case .product:
+            guard inputShapes.count == 2 else {
+                throw FoldKitError(.badInput, "product needs two inputs", file: layer.source.file, line: layer.source.line,
+                                   layer: layer.label, expected: "2", found: "\(inputShapes.count)")
+            }
+            kernel = ProductKernel<Scalar>(first: inputShapes[0], second: inputShapes[1])
+        case .upsample(let u):
+            kernel = UpsampleKernel<Scalar>(upsample: u, input: first)
+        case .reorg(let r):
+            kernel = try ReorgKernel<Scalar>(r, input: first, layer: layer)
+        case .reshape(let r):
+            kernel = ReshapeKernel<Scalar>(input: first, target: r.target, order: r.order)
+        case .zeroPad(let p):
+            kernel = PadCropKernel<Scalar>(mode: .pad, edges: p, input: first, output: output)
+        case .crop(let p):
+            kernel = PadCropKernel<Scalar>(mode: .crop, edges: p, input: first, output: output)
+        }
+        return .kernel(kernel)
+    }
+
+    /// Runs the network on `input` (channel-major C*H*W of `network.inputShape`) and returns one array per
+    /// layer, indexed by layer index. With `.outputsOnly`, arrays of layers not in
+    /// `network.outputIndices` are empty (each is freed once its last reader has run).
+    public func run(input: [Scalar], retention: OutputRetention = .all) throws -> [[Scalar]] {
+        guard input.count == network.inputShape.count else {
+            throw FoldKitError(.usage, "input has the wrong number of values", file: network.sourceFiles.first,
+                               expected: "\(network.inputShape.count) (\(network.inputShape), channel-major)", found: "\(input.count)")
+        }
+        let networkInput = options.float16Storage ? input.map { $0.roundedToHalf() } : input
+        let keep = Set(network.outputIndices)
+        var outputs = [[Scalar]](repeating: [], count: network.layers.count)
+        var scratch = [Scalar](repeating: 0, count: scratchCount)
+        scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+            for (index, layer) in network.layers.enumerated() {
+                let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : outputs[$0] }
+                switch steps[index] {
+                case .passThrough:
+                    outputs[index] = inputs[0]
+                case .kernel(let kernel):
+                    let count = layer.outputShape.count
+                    var result = [Scalar](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        kernel.forward(inputs, into: buffer, scratch: scratchBuffer)
+                        initialized = count
+                    }
+                    if options.float16Storage { Executor.roundToHalf(&result) }
+                    outputs[index] = result
+                }
+                if retention == .outputsOnly {
+                    for source in layer.inputs where source != Network.inputIndex && lastReader[source] == index && !keep.contains(source) {
+                        outputs[source] = []
+                    }
+                }
+            }
+        }
+        if retention == .outputsOnly {
+            for index in outputs.indices where !keep.contains(index) { outputs[index] = [] }
+        }
+        return outputs
+    }
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    private static func roundToHalf(_ values: inout [Scalar]) {
+        values.withUnsafeMutableBufferPointer { buffer in
+            Parallel.forRanges(buffer.count, totalWork: buffer.count) { range in
+                for i in range { buffer[i] = buffer[i].roundedToHalf() }
+            }
+        }
+    }
+}

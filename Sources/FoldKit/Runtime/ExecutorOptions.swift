@@ -1,0 +1,22 @@
+/// How an `Executor` emulates the device it stands in for.
+public struct ExecutorOptions: Sendable {
+    /// Emulate MPSImage half-float textures: every parameter tensor the layers multiply or add
+    /// (weights, biases, channel-affine scale and shift, PReLU alpha) is rounded to IEEE binary16 once at
+    /// init, the network input is rounded on entry, and every layer output is rounded to binary16 after
+    /// the layer has been computed in `Scalar`. Batch-norm statistics of unfolded layers are kept as read
+    /// (a device never sees them: folding moves them into the weights).
+    public var float16Storage: Bool = false
+
+    public init(float16Storage: Bool = false) {
+        self.float16Storage = float16Storage
+    }
+}
+
+/// Which layer outputs `Executor.run` keeps.
+public enum OutputRetention: Sendable {
+    /// Every layer's output (for per-layer comparison and fixtures).
+    case all
+    /// Only the outputs listed in `Network.outputIndices`; other arrays are returned empty and
+    /// freed as soon as their last reader has run.
+    case outputsOnly
+}

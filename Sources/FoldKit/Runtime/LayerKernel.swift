@@ -1,0 +1,32 @@
+/// One layer's computation, prepared once by `Executor.init` (parameters converted to `Scalar`,
+/// geometry checked) and run by `Executor.run`.
+protocol LayerKernel<Scalar> {
+    associatedtype Scalar: ExecutorScalar
+    /// Elements of scratch memory `forward` needs (im2col columns); 0 for most kernels.
+    var scratchCount: Int { get }
+    /// Computes the layer from its inputs (channel-major, in `Layer.inputs` order) into `output`,
+    /// writing every element of `output`.
+    func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>)
+}
+
+extension LayerKernel {
+    var scratchCount: Int { 0 }
+}
+
+/// Converts a parameter tensor to `Scalar`, optionally rounding to binary16, checking its size.
+func scalarParameters<Scalar: ExecutorScalar>(
+    _ tensor: WeightTensor, count: Int, role: String, layer: Layer, roundToHalf: Bool
+) throws -> [Scalar] {
+    let values: [Float]
+    do {
+        values = try tensor.floats()
+    } catch let error as FoldKitError {
+        throw error.located(layer: layer.label)
+    }
+    guard values.count == count else {
+        throw FoldKitError(.badInput, "\(role) has the wrong number of values", file: layer.source.file,
+                           line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
+    }
+    if roundToHalf { return values.map { Scalar($0).roundedToHalf() } }
+    return values.map { Scalar($0) }
+}

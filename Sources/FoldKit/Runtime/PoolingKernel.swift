@@ -1,0 +1,55 @@
+/// Max or average pooling as `Pooling` documents it. The window of output (oy, ox) covers input rows
+/// oy*sy - pt ..< oy*sy - pt + kh and columns ox*sx - pl ..< ox*sx - pl + kw; positions outside the
+/// input are padding: -infinity for max, left out of the sum for average, which divides by kh*kw when
+/// `countIncludesPadding`, else by the number of positions inside the input.
+struct PoolingKernel<Scalar: ExecutorScalar>: LayerKernel {
+    let pooling: Pooling
+    let input: ActivationShape
+    let output: ActivationShape
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func forward(_ inputs: [[Scalar]], into result: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
+        let p = pooling
+        let planeIn = input.planeSize, planeOut = output.planeSize
+        let area = Scalar(p.kernelHeight * p.kernelWidth)
+        inputs[0].withUnsafeBufferPointer { source in
+            Parallel.forEach(output.channels, totalWork: output.count * p.kernelHeight * p.kernelWidth) { c in
+                let src = UnsafeBufferPointer(rebasing: source[(c * planeIn)..<((c + 1) * planeIn)])
+                let dstBase = c * planeOut
+                for oy in 0..<output.height {
+                    let y0 = oy * p.strideY - p.padding.top
+                    let yStart = Swift.max(y0, 0), yEnd = Swift.min(y0 + p.kernelHeight, input.height)
+                    for ox in 0..<output.width {
+                        let x0 = ox * p.strideX - p.padding.left
+                        let xStart = Swift.max(x0, 0), xEnd = Swift.min(x0 + p.kernelWidth, input.width)
+                        let value: Scalar
+                        switch p.kind {
+                        case .max:
+                            var best = -Scalar.infinity
+                            if xStart < xEnd {
+                                for y in yStart..<Swift.max(yStart, yEnd) {
+                                    let row = y * input.width
+                                    for x in xStart..<xEnd where src[row + x] > best { best = src[row + x] }
+                                }
+                            }
+                            value = best
+                        case .average:
+                            var sum: Scalar = 0
+                            var count = 0
+                            if xStart < xEnd {
+                                for y in yStart..<Swift.max(yStart, yEnd) {
+                                    let row = y * input.width
+                                    for x in xStart..<xEnd { sum += src[row + x] }
+                                    count += xEnd - xStart
+                                }
+                            }
+                            value = p.countIncludesPadding ? sum / area : (count > 0 ? sum / Scalar(count) : 0)
+                        }
+                        result[dstBase + oy * output.width + ox] = value
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import FoldKit
+import XCTest
+
+/// GEMM, pointwise and depthwise convolution paths against a direct 7-loop convolution written here in Double.
+final class ConvolutionKernelTests: XCTestCase {
+    typealias S = RuntimeTestSupport
+
+    struct Case {
+        var input: ActivationShape
+        var out: Int
+        var kh: Int, kw: Int
+        var sy = 1, sx = 1, dy = 1, dx = 1
+        var padding = Padding2D.zero
+        var groups = 1
+    }
+
+    /// z[o,y,x] = sum_{i<I/g, ky, kx} W[o,i,ky,kx] * in[(o/(O/g))*(I/g) + i, y*sy - pt + ky*dy, x*sx - pl + kx*dx], zero outside.
+    static func direct(_ c: Case, input: [Double], weights: [Double], bias: [Double]?) -> (shape: ActivationShape, values: [Double]) {
+        let ig = c.input.channels / c.groups, og = c.out / c.groups
+        let oh = (c.input.height + c.padding.top + c.padding.bottom - ((c.kh - 1) * c.dy + 1)) / c.sy + 1
+        let ow = (c.input.width + c.padding.left + c.padding.right - ((c.kw - 1) * c.dx + 1)) / c.sx + 1
+        var out = [Double](repeating: 0, count: c.out * oh * ow)
+        for o in 0..<c.out {
+            let g = o / og
+            for y in 0..<oh {
+                for x in 0..<ow {
+                    var sum = bias?[o] ?? 0
+                    for i in 0..<ig {
+                        for ky in 0..<c.kh {
+                            for kx in 0..<c.kw {
+                                let iy = y * c.sy - c.padding.top + ky * c.dy
+                                let ix = x * c.sx - c.padding.left + kx * c.dx
+                                guard iy >= 0, iy < c.input.height, ix >= 0, ix < c.input.width else { continue }
+                                sum += weights[((o * ig + i) * c.kh + ky) * c.kw + kx]
+                                    * input[((g * ig + i) * c.input.height + iy) * c.input.width + ix]
+                            }
+                        }
+                    }
+                    out[(o * oh + y) * ow + x] = sum
+                }
+            }
+        }
+        return (ActivationShape(channels: c.out, height: oh, width: ow), out)
+    }
+
+    func check(_ c: Case, withBias: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+        let weightCount = c.out * (c.input.channels / c.groups) * c.kh * c.kw
+        let weights = S.seeded(weightCount, seed: 7)
+        let bias = withBias ? S.seeded(c.out, seed: 11) : nil
+        let input = S.seeded(c.input.count, seed: 3)
+        let conv = Convolution(
+            inputChannels: c.input.channels, outputChannels: c.out, kernelHeight: c.kh, kernelWidth: c.kw,
+            strideY: c.sy, strideX: c.sx, dilationY: c.dy, dilationX: c.dx, padding: c.padding, groups: c.groups,
+            weights: WeightTensor(shape: [c.out, c.input.channels / c.groups, c.kh, c.kw], values: weights),
+            bias: bias.map(S.tensor))
+        let network = try S.single(.convolution(conv), input: c.input)
+        let expected = Self.direct(c, input: input.map(Double.init), weights: weights.map(Double.init), bias: bias?.map(Double.init))
+        XCTAssertEqual(network.layers[0].outputShape, expected.shape, file: file, line: line)
+        let double = try S.runDouble(network, input: input)
+        S.assertClose(double, expected.values, tolerance: 1e-12, file: file, line: line)
+        // float32 accumulation over at most ~50 products of values in [-1, 1]
+        let float = try S.runFloat(network, input: input)
+        S.assertClose(float, expected.values, tolerance: 2e-5, file: file, line: line)
+    }
+
+    func testPlain3x3SamePadding() throws {
+        try check(Case(input: ActivationShape(channels: 3, height: 7, width: 6), out: 4, kh: 3, kw: 3, padding: .uniform(1)))
+    }
+
+    func testStride2AsymmetricPaddingAndOddSize() throws {
+        try check(Case(input: ActivationShape(channels: 2, height: 9, width: 8), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
+                       padding: Padding2D(top: 0, left: 1, bottom: 2, right: 0)))
+    }
+
+    func testGroupsWithDilation() throws {
+        try check(Case(input: ActivationShape(channels: 4, height: 8, width: 9), out: 6, kh: 3, kw: 2, dy: 2, dx: 3,
+                       padding: Padding2D(top: 2, left: 1, bottom: 1, right: 3), groups: 2))
+    }
+
+    func testNonSquareKernelAndStrides() throws {
+        try check(Case(input: ActivationShape(channels: 3, height: 6, width: 11), out: 2, kh: 1, kw: 5, sy: 3, sx: 2,
+                       padding: Padding2D(top: 1, left: 2, bottom: 0, right: 2)), withBias: false)
+    }
+
+    func testPointwise() throws {
+        try check(Case(input: ActivationShape(channels: 5, height: 4, width: 3), out: 7, kh: 1, kw: 1))
+    }
+
+    func testPointwiseGrouped() throws {
+        try check(Case(input: ActivationShape(channels: 6, height: 3, width: 5), out: 9, kh: 1, kw: 1, groups: 3))
+    }
+
+    func testOneByOneWithStrideGoesThroughIm2col() throws {
+        try check(Case(input: ActivationShape(channels: 3, height: 5, width: 5), out: 2, kh: 1, kw: 1, sy: 2, sx: 2))
+    }
+
+    func testDepthwise() throws {
+        try check(Case(input: ActivationShape(channels: 4, height: 7, width: 6), out: 4, kh: 3, kw: 3, padding: .uniform(1), groups: 4))
+    }
+
+    func testDepthwiseStride2DilatedAsymmetric() throws {
+        try check(Case(input: ActivationShape(channels: 3, height: 9, width: 10), out: 3, kh: 3, kw: 3, sy: 2, sx: 2, dy: 2, dx: 1,
+                       padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 3))
+    }
+
+    func testDepthwiseWithChannelMultiplierUsesGroupedPath() throws {
+        try check(Case(input: ActivationShape(channels: 2, height: 5, width: 5), out: 4, kh: 3, kw: 3, padding: .uniform(1), groups: 2))
+    }
+
+    func testKernelLargerThanInputWithPadding() throws {
+        try check(Case(input: ActivationShape(channels: 1, height: 2, width: 2), out: 2, kh: 5, kw: 5, padding: .uniform(2)))
+    }
+
+    /// Unfolded batch norm: after the bias, before the activation, with the layer's epsilon convention.
+    func testBatchNormInsideAndOutsideSqrtThenActivation() throws {
+        // 1x1 input, 1x1 kernel: z = w * x + b = 2 * 3 + 1 = 7.
+        func output(_ placement: EpsilonPlacement, activation: Activation) throws -> Double {
+            let bn = BatchNorm(gamma: S.tensor([1.5]), beta: S.tensor([-0.25]), mean: S.tensor([5]), variance: S.tensor([1e-6]),
+                               convention: EpsilonConvention(epsilon: 1e-5, placement: placement))
+            let conv = Convolution(inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
+                                   weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
+                                   activation: activation)
+            return try S.runDouble(try S.single(.convolution(conv), input: .vector(1)), input: [3])[0]
+        }
+        let variance = Double(Float(1e-6))
+        let inside = 1.5 * (7 - 5) / (variance + 1e-5).squareRoot() - 0.25
+        let outside = 1.5 * (7 - 5) / (variance.squareRoot() + 1e-5) - 0.25
+        XCTAssertEqual(try output(.insideSqrt, activation: .linear), inside, accuracy: 1e-9 * inside)
+        XCTAssertEqual(try output(.outsideSqrt, activation: .linear), outside, accuracy: 1e-9 * outside)
+        // about 904 against 2970: the convention matters for tiny variances
+        XCTAssertGreaterThan(abs(inside - outside), 1000)
+        // the activation comes after the batch norm: leaky of a positive value keeps it
+        XCTAssertEqual(try output(.insideSqrt, activation: .leaky(slope: 0.1)), inside, accuracy: 1e-9 * inside)
+        // mean 5 above z: negative before the beta, then leaky scales it
+        let negative = try { () -> Double in
+            let bn = BatchNorm(gamma: nil, beta: nil, mean: S.tensor([9]), variance: S.tensor([3]), convention: .darknet)
+            let conv = Convolution(inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
+                                   weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
+                                   activation: .leaky(slope: 0.1))
+            return try S.runDouble(try S.single(.convolution(conv), input: .vector(1)), input: [3])[0]
+        }()
+        XCTAssertEqual(negative, Double(Float(0.1)) * (7 - 9) / (3 + 1e-5).squareRoot(), accuracy: 1e-12)
+    }
+
+    func testWrongWeightCountNamesTheLayer() throws {
+        let conv = Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+                               weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
+        let network = try S.single(.convolution(conv), input: .vector(1))
+        XCTAssertThrowsError(try Executor<Float>(network: network)) { error in
+            let e = error as? FoldKitError
+            XCTAssertEqual(e?.kind, .badInput)
+            XCTAssertEqual(e?.layer, "layer 0 [test]")
+            XCTAssertEqual(e?.expected, "2")
+            XCTAssertEqual(e?.found, "3")
+        }
+    }
+}

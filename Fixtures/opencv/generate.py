@@ -78,7 +78,7 @@ MODELS = [
     ("yolo-fastest-1.0", "shared", f"{REAL}/yolo-fastest-1.0/yolo-fastest.cfg",
      f"{REAL}/yolo-fastest-1.0/yolo-fastest.weights", (64, 32)),
     ("yolo-fastest-1.1", "shared", f"{REAL}/yolo-fastest-1.1/yolo-fastest-1.1.cfg",
-     f"{REAL}/yolo-fastest-1.1/yolo-fastest-1.1.weights", (32, 64)),
+     f"{REAL}/yolo-fastest-1.1/yolo-fastest-1.1.weights", (32, 32)),
     ("yolo-fastest-1.1-xl", "shared", f"{REAL}/yolo-fastest-1.1-xl/yolo-fastest-1.1-xl.cfg",
      f"{REAL}/yolo-fastest-1.1-xl/yolo-fastest-1.1-xl.weights", (32, 32)),
     ("yolo-fastest-1.1_body", "shared", f"{REAL}/yolo-fastest-1.1_body/yolo-fastest-1.1_body.cfg",
@@ -126,6 +126,8 @@ def fixture_cfg_models():
         return []
     models = []
     for cfg in sorted(FIXTURE_CFG_DIR.glob("*.cfg")):
+        if "darknet-only" in cfg.stem:  # features OpenCV ignores or refuses: checked by foldkit verify
+            continue
         text = cfg.read_text()
         if re.search(r"^\s*\[(xnor)\]|^\s*(binary|xnor)\s*=\s*1", text, re.M):
             continue
@@ -150,6 +152,118 @@ def parse_cfg(path):
             key, value = line.split("=", 1)
             sections[-1][1][key.strip()] = value.strip()
     return sections
+
+
+# Darknet defaults that OpenCV's importer does not share (AlexeyAB parser.c: parse_convolutional,
+# parse_connected, parse_maxpool, parse_upsample, parse_reorg). The cfg given to OpenCV spells them out,
+# so the reference follows Darknet's meaning of the cfg. (section, key, Darknet default or a function
+# of the section's other keys, OpenCV's own default)
+EXPLICIT_DEFAULTS = [
+    ("convolutional", "activation", "logistic", "linear"),
+    ("connected", "activation", "logistic", "linear"),
+    ("maxpool", "stride", "1", "2"),
+    ("maxpool", "size", lambda keys: keys.get("stride", "1"), "2"),
+    ("upsample", "stride", "2", "1"),
+    ("reorg", "stride", "1", "2"),
+]
+
+
+def opencv_cfg(cfg, out_path):
+    """Writes `cfg` with Darknet's defaults made explicit where OpenCV's differ; returns the changes."""
+    lines = Path(cfg).read_text().splitlines()
+    out, changes = [], []
+    index = -1
+    current, keys = None, {}
+
+    def close_section():
+        if current is None or current in ("net", "network"):
+            return
+        for section, key, default, opencv_default in EXPLICIT_DEFAULTS:
+            if section == current and key not in keys:
+                value = default(keys) if callable(default) else default
+                keys[key] = value
+                out.append(f"{key}={value}")
+                changes.append(f"layer {index} [{current}]: {key}={value} written out "
+                               f"(Darknet's default; OpenCV's is {opencv_default})")
+
+    for raw in lines:
+        line = raw.split("#", 1)[0].split(";", 1)[0].strip()
+        if line.startswith("["):
+            close_section()
+            current, keys = line.strip("[]").strip(), {}
+            if current not in ("net", "network"):
+                index += 1
+        elif "=" in line:
+            key, value = line.split("=", 1)
+            keys[key.strip()] = value.strip()
+        out.append(raw)
+    close_section()
+    Path(out_path).write_text("\n".join(out) + "\n")
+    return changes
+
+
+def darknet_weight_plan(sections, channels, height, width):
+    """[(layer index, section, keys, input count)] for [convolutional]/[connected], walking Darknet shapes.
+
+    Only the layer kinds needed to reach a [connected] layer are known; anything else raises."""
+    shapes = []  # (c, h, w) per layer
+    c, h, w = channels, height, width
+    plan = []
+    for index, (section, keys) in enumerate(sections):
+        if section == "convolutional":
+            size = int(keys.get("size", 1)); stride = int(keys.get("stride", 1))
+            padding = size // 2 if int(keys.get("pad", 0)) else int(keys.get("padding", 0))
+            plan.append((index, section, keys, c))
+            c, h, w = int(keys.get("filters", 1)), (h + 2 * padding - size) // stride + 1, (w + 2 * padding - size) // stride + 1
+        elif section == "connected":
+            plan.append((index, section, keys, c * h * w))
+            c, h, w = int(keys.get("output", 1)), 1, 1
+        elif section == "maxpool":
+            stride = int(keys.get("stride", 1)); size = int(keys.get("size", stride))
+            padding = int(keys.get("padding", size - 1))
+            h, w = (h + padding - size) // stride + 1, (w + padding - size) // stride + 1
+        elif section == "avgpool":
+            h, w = 1, 1
+        elif section in ("dropout", "softmax", "cost"):
+            pass
+        else:
+            raise RuntimeError(f"layer {index} [{section}]: not handled by the weight-order rewrite for OpenCV")
+        shapes.append((c, h, w))
+    return plan
+
+
+def opencv_weights(sections, channels, height, width, weights, out_path):
+    """OpenCV reads [connected] batch norm in the [convolutional] order (biases, scales, mean, variance,
+    weights); Darknet stores biases, weights, scales, mean, variance (parser.c load_connected_weights).
+    Writes a copy of `weights` with those blocks moved for OpenCV; returns the changes (none: no copy)."""
+    if not any(s == "connected" and int(k.get("batch_normalize", 0)) == 1 for s, k in sections):
+        return None, []
+    data = Path(weights).read_bytes()
+    major, minor = np.frombuffer(data[:8], dtype="<i4")
+    offset = 20 if major * 10 + minor >= 2 and major < 1000 and minor < 1000 else 16
+    values = np.frombuffer(data[offset:], dtype="<f4").copy()
+    position, changes = 0, []
+    for index, section, keys, inputs in darknet_weight_plan(sections, channels, height, width):
+        bn = int(keys.get("batch_normalize", 0)) == 1
+        if section == "convolutional":
+            n = int(keys.get("filters", 1)); groups = int(keys.get("groups", 1)); size = int(keys.get("size", 1))
+            position += n + (3 * n if bn else 0) + n * (inputs // groups) * size * size
+        else:
+            n = int(keys.get("output", 1))
+            if bn:
+                biases = values[position:position + n].copy()
+                weights_block = values[position + n:position + n + n * inputs].copy()
+                bn_block = values[position + n + n * inputs:position + n + n * inputs + 3 * n].copy()
+                values[position:position + n] = biases
+                values[position + n:position + 4 * n] = bn_block
+                values[position + 4 * n:position + 4 * n + n * inputs] = weights_block
+                changes.append(f"layer {index} [connected]: batch-norm scales/mean/variance moved before the weights "
+                               "in the file given to OpenCV (it reads them in the convolutional order)")
+            position += n + n * inputs + (3 * n if bn else 0)
+    if position != values.size:
+        raise RuntimeError(f"{weights}: weight plan covers {position} floats, file has {values.size}")
+    Path(out_path).write_bytes(data[:offset] + values.astype("<f4").tobytes())
+    return out_path, changes
 
 
 def sha256(path):
@@ -205,7 +319,14 @@ def generate(model, shared, foldkit, out_root, tmp):
         weights = shared / weights_rel
         weights_meta = {"root": "shared", "path": weights_rel, "sha256": sha256(weights)}
 
-    net = cv2.dnn.readNetFromDarknet(str(cfg), str(weights))
+    # What OpenCV reads: the same network, with Darknet's defaults spelled out and (for [connected]
+    # with batch norm) the weights in the order OpenCV expects. Every change is recorded in meta.json.
+    opencv_cfg_path = Path(tmp) / f"{name}.opencv.cfg"
+    adjustments = opencv_cfg(cfg, opencv_cfg_path)
+    reordered, weight_changes = opencv_weights(layers, channels, height, width, weights,
+                                               Path(tmp) / f"{name}.opencv.weights")
+    adjustments += weight_changes
+    net = cv2.dnn.readNetFromDarknet(str(opencv_cfg_path), str(reordered or weights))
     net.enableFusion(False)
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
@@ -254,6 +375,7 @@ def generate(model, shared, foldkit, out_root, tmp):
         "inputSize": {"height": height, "width": width, "channels": channels},
         "bnEpsilon": BN_EPSILON,
         "bnEpsilonMode": "inside",
+        "opencvAdjustments": adjustments,
         "layerCount": len(layers),
         "layers": records,
         "skipped": skipped,

@@ -64,7 +64,7 @@ def run(model):
         outs.append(x)
     assert p==len(W),(p,len(W))
     for l in d['layers']:
-        r=np.load(HERE / model / f'layer_{l["index"]}.npy').astype(np.float64)
+        r=np.load(HERE / model / l['file']).astype(np.float64)
         o=outs[l['index']]
         assert o.size==r.size,(l,o.shape,r.shape)
         print(model,l['index'],l['type'],'%.2e'%(np.abs(o.reshape(-1)-r.reshape(-1)).max()/np.abs(r).max()))

@@ -23,18 +23,50 @@ public enum BlobWriter {
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
         try AtomicOutputDirectory.write(to: destination) { folder in
-            var sourceSums: [String: String] = [:]
-            for file in network.sourceFiles {
-                sourceSums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
+            // Darknet weights are checksummed from the reads that convert them (one pass over the file);
+            // sources that are read elsewhere (Keras files) are checksummed on a second thread meanwhile.
+            let reader = DigestingSpanReader()
+            let sourceFiles = network.sourceFiles
+            let streamsSource = network.layers.contains { $0.source.weightsByteRange != nil }
+            let background = streamsSource ? nil : BackgroundWork { () throws -> [String: String] in
+                var sums: [String: String] = [:]
+                for file in sourceFiles {
+                    sums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
+                }
+                return sums
             }
+            let largest = network.layers.map(largestStreamedTensor).max() ?? 0
+            let sink = BlobFileSink(slots: 2, capacity: largest)
+            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader)
             var tensors: [BlobManifest.Tensor] = []
-            var usedPrefixes = Set<String>()
-            var bytesWritten = 0
-            for layer in network.layers {
-                let written = try writeLayer(layer, network: network, folder: folder, options: options, usedPrefixes: &usedPrefixes)
-                tensors += written
-                bytesWritten += written.reduce(0) { $0 + $1.byteCount }
-                progress?.update(done: layer.index + 1, total: network.layers.count, bytes: bytesWritten)
+            do {
+                var usedPrefixes = Set<String>()
+                var bytesWritten = 0
+                for layer in network.layers {
+                    let written = try stream.writeLayer(layer, firstKey: tensors.count, usedPrefixes: &usedPrefixes)
+                    tensors += written
+                    bytesWritten += written.reduce(0) { $0 + $1.byteCount }
+                    progress?.update(done: layer.index + 1, total: network.layers.count, bytes: bytesWritten)
+                }
+                let digests = try sink.finish()
+                for key in tensors.indices {
+                    guard let digest = digests[key] else {
+                        throw FoldKitError(.io, "blob was not written", file: tensors[key].file)
+                    }
+                    tensors[key].sha256 = digest
+                }
+            } catch {
+                sink.drain()
+                _ = try? background?.result()
+                throw error
+            }
+            var sourceSums: [String: String] = [:]
+            if let background {
+                sourceSums = try background.result()
+            } else {
+                for file in sourceFiles {
+                    sourceSums[URL(fileURLWithPath: file).lastPathComponent] = try reader.digest(of: file)
+                }
             }
             progress?.finish()
             let manifest = BlobManifest(
@@ -51,6 +83,15 @@ public enum BlobWriter {
         }
     }
 
+    /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
+    private static func largestStreamedTensor(_ layer: Layer) -> Int {
+        switch layer.kind {
+        case .convolution(let c): return c.weights.count
+        case .fullyConnected(let f): return f.weights.count
+        default: return 0
+        }
+    }
+
     /// The file-name prefix of a layer's blobs.
     public static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
         let kindPrefix: String
@@ -63,50 +104,135 @@ public enum BlobWriter {
         }
         return format == .darknet ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
     }
+}
 
-    private static func writeLayer(
-        _ layer: Layer, network: Network, folder: AtomicOutputDirectory, options: Options, usedPrefixes: inout Set<String>
-    ) throws -> [BlobManifest.Tensor] {
-        let blobs: [(role: String, suffix: String, values: [Float], shape: [Int], layout: String)]
+/// Converts one layer at a time: reads its tensors in file order (one `pread` each; the weights straight
+/// into a buffer borrowed from the sink), folds batch norm and rearranges the weights in place, and
+/// queues the blobs for writing and hashing on the sink's thread.
+private final class LayerStream {
+    let network: Network
+    let folder: AtomicOutputDirectory
+    let layout: WeightLayout
+    let sink: BlobFileSink
+    let reader: DigestingSpanReader
+
+    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: DigestingSpanReader) {
+        self.network = network
+        self.folder = folder
+        self.layout = layout
+        self.sink = sink
+        self.reader = reader
+    }
+
+    /// A blob about to be queued: either a borrowed buffer or a small array.
+    private enum Payload {
+        case borrowed(UnsafeMutableBufferPointer<Float>)
+        case values([Float])
+        var count: Int {
+            switch self {
+            case .borrowed(let b): return b.count
+            case .values(let v): return v.count
+            }
+        }
+    }
+
+    func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
+        var prefix = BlobWriter.prefix(for: layer, format: network.format)
+        let blobs: [(role: String, suffix: String, payload: Payload, shape: [Int], layout: String)]
         do {
-            switch try FoldBatchNorm.fold(layer.kind) {
+            switch layer.kind {
             case .convolution(let c):
                 let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
-                let w = try WeightLayoutTransform.fromOIHW(try c.weights.floats(), dims: dims, to: options.layout)
-                let b = try c.bias?.floats() ?? [Float](repeating: 0, count: c.outputChannels)
-                blobs = [("weights", "W", w, WeightLayoutTransform.shape(dims, in: options.layout), options.layout.rawValue),
-                         ("bias", "b", b, [c.outputChannels], "C")]
+                let (weights, bias) = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims)
+                blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                         ("bias", "b", .values(bias), [c.outputChannels], "C")]
             case .fullyConnected(let f):
                 let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
                 let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
                 let dims = [f.outputCount, spatial.channels, spatial.height, spatial.width]
-                let w = try WeightLayoutTransform.fromOIHW(try f.weights.floats(), dims: dims, to: options.layout)
-                let b = try f.bias?.floats() ?? [Float](repeating: 0, count: f.outputCount)
-                blobs = [("weights", "W", w, WeightLayoutTransform.shape(dims, in: options.layout), options.layout.rawValue),
-                         ("bias", "b", b, [f.outputCount], "C")]
-            case .channelAffine(let a):
-                blobs = [("scale", "scale", try a.scale.floats(), a.scale.shape, "C"),
-                         ("shift", "shift", try a.shift.floats(), a.shift.shape, "C")]
-            case .prelu(let alpha):
-                blobs = [("alpha", "alpha", try alpha.floats(), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
+                let (weights, bias) = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims)
+                blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                         ("bias", "b", .values(bias), [f.outputCount], "C")]
             default:
-                return []
+                switch try FoldBatchNorm.fold(layer.kind) {
+                case .channelAffine(let a):
+                    blobs = [("scale", "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
+                             ("shift", "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
+                case .prelu(let alpha):
+                    blobs = [("alpha", "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
+                default:
+                    return []
+                }
             }
         } catch let error as FoldKitError {
             throw error.located(file: layer.source.file, layer: layer.label)
         }
-        var prefix = prefix(for: layer, format: network.format)
         if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
         usedPrefixes.insert(prefix)
-        return try blobs.map { blob in
+        var tensors: [BlobManifest.Tensor] = []
+        for (offset, blob) in blobs.enumerated() {
             let fileName = "\(prefix)_\(blob.suffix).bin"
-            let data = blob.values.withUnsafeBufferPointer { Data(buffer: $0) }
-            do { try data.write(to: try folder.url(for: fileName)) } catch let error as FoldKitError { throw error } catch {
-                throw FoldKitError(.io, "cannot write blob: \(error.localizedDescription)", file: fileName)
+            let path = try folder.url(for: fileName).path
+            switch blob.payload {
+            case .borrowed(let buffer): sink.write(borrowed: buffer, to: path, key: firstKey + offset)
+            case .values(let values): sink.write(values, to: path, key: firstKey + offset)
             }
-            return BlobManifest.Tensor(
+            tensors.append(BlobManifest.Tensor(
                 name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                layout: blob.layout, dtype: "float32", byteCount: data.count, sha256: Checksum.sha256Hex(data))
+                layout: blob.layout, dtype: "float32", byteCount: blob.payload.count * 4, sha256: ""))
         }
+        return tensors
+    }
+
+    /// FoldBatchNorm's arithmetic, streamed: with s, shift from `BatchNorm.affine()` (float64),
+    /// W'[o, ...] = Float(Double(W[o, ...]) * s[o]) rearranged into `layout`, and
+    /// b'[o] = Float(shift[o] + Double(b[o]) * s[o]) (b = 0 without a bias). Without batch norm the
+    /// weights are only rearranged and the bias is b (zeros when absent).
+    private func foldedWeights(
+        _ weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?, outputs: Int, dims: [Int]
+    ) throws -> (Payload, [Float]) {
+        // File order: bias (beta), batch-norm gamma, mean, variance, then the weights.
+        let b = try bias.map(reader.floats)
+        var affine: (scale: [Double], shift: [Double])?
+        if let batchNorm {
+            guard batchNorm.channels == outputs else {
+                throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(outputs)", found: "\(batchNorm.channels)")
+            }
+            let beta = try batchNorm.beta.map(reader.materialized)
+            let gamma = try batchNorm.gamma.map(reader.materialized)
+            let mean = try reader.materialized(batchNorm.mean)
+            let variance = try reader.materialized(batchNorm.variance)
+            let loaded = BatchNorm(gamma: gamma, beta: beta, mean: mean, variance: variance, convention: batchNorm.convention)
+            affine = try loaded.affine()
+        }
+        if let b, b.count != outputs {
+            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(b.count)")
+        }
+        var newBias = b ?? [Float](repeating: 0, count: outputs)
+        if let affine {
+            for o in 0..<outputs {
+                newBias[o] = Float(affine.shift[o] + Double(b?[o] ?? 0) * affine.scale[o])
+            }
+        }
+        let expected = dims.reduce(1, *)
+        guard weights.count == expected else {
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(weights.count)")
+        }
+        let destination = try sink.borrow(count: expected)
+        do {
+            switch weights.storage {
+            case .file(let span): try reader.read(span, into: destination)
+            case .values(let values):
+                guard values.count == expected else {
+                    throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(values.count)")
+                }
+                _ = destination.update(fromContentsOf: values)
+            }
+            try WeightLayoutTransform.foldAndRearrange(inPlace: destination, dims: dims, scale: affine?.scale, to: layout)
+        } catch {
+            sink.giveBack(destination)
+            throw error
+        }
+        return (.borrowed(destination), newBias)
     }
 }

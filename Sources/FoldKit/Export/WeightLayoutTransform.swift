@@ -39,6 +39,68 @@ public enum WeightLayoutTransform {
         return out
     }
 
+    /// The streaming form used by conversion: folds and rearranges OIHW weights in place.
+    ///
+    /// With `dims` = [O, I, kh, kw], row o (the I*kh*kw values of output o) is first scaled to
+    /// `Float(Double(w) * scale[o])` when `scale` is given - FoldBatchNorm's arithmetic, so the bytes
+    /// equal folding then `fromOIHW` - and then rearranged into `layout`. OIHW and OHWI keep each output's
+    /// row at the same place, so they need only a row-sized temporary; HWIO needs a copy of the tensor.
+    public static func foldAndRearrange(
+        inPlace values: UnsafeMutableBufferPointer<Float>, dims: [Int], scale: [Double]?, to layout: WeightLayout
+    ) throws {
+        let count = dims.reduce(1, *)
+        guard dims.count == 4, values.count == count else {
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(count) values", found: "\(values.count)")
+        }
+        guard count > 0, let base = values.baseAddress else { return }
+        let (o, i, kh, kw) = (dims[0], dims[1], dims[2], dims[3])
+        let spatial = kh * kw
+        let row = i * spatial
+        if let scale, scale.count != o {
+            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(o)", found: "\(scale.count)")
+        }
+        /// Row o scaled (or copied) into `target`: Float(Double(w) * s), contiguous so it vectorises.
+        func scaledRow(_ oo: Int, into target: UnsafeMutablePointer<Float>) {
+            let r = base + oo * row
+            guard let scale else {
+                if target != r { target.update(from: r, count: row) }
+                return
+            }
+            let s = scale[oo]
+            for k in 0..<row { target[k] = Float(Double(r[k]) * s) }
+        }
+        let rearranges = layout == .hwio || (layout == .ohwi && spatial > 1 && i > 1)
+        if !rearranges {
+            if scale != nil { for oo in 0..<o { scaledRow(oo, into: base + oo * row) } }
+            return
+        }
+        switch layout {
+        case .oihw:
+            return
+        case .ohwi:
+            let temporary = UnsafeMutablePointer<Float>.allocate(capacity: row)
+            defer { temporary.deallocate() }
+            for oo in 0..<o {
+                scaledRow(oo, into: temporary)
+                let r = base + oo * row
+                for p in 0..<spatial {
+                    let out = r + p * i
+                    for ii in 0..<i { out[ii] = temporary[ii * spatial + p] }
+                }
+            }
+        case .hwio:
+            let copy = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            defer { copy.deallocate() }
+            for oo in 0..<o { scaledRow(oo, into: copy + oo * row) }
+            for oo in 0..<o {
+                let r = copy + oo * row
+                for ii in 0..<i {
+                    for p in 0..<spatial { base[(p * i + ii) * o + oo] = r[ii * spatial + p] }
+                }
+            }
+        }
+    }
+
     /// The shape as written in `layout`, from OIHW dims.
     public static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {
         switch layout {

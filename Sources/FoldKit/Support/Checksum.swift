@@ -8,28 +8,25 @@ public enum Checksum {
     }
 
     public static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        hex(SHA256.hash(data: bytes))
-    }
-
-    /// Digest of a whole file, read in 4 MiB chunks.
-    public static func sha256Hex(fileAt path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FoldKitError(.io, "cannot open file to checksum it", file: path)
-        }
-        defer { try? handle.close() }
         var hasher = SHA256()
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 4 << 20) ?? Data() } catch {
-                throw FoldKitError(.io, "read failed: \(error)", file: path)
-            }
-            if chunk.isEmpty { break }
-            hasher.update(data: chunk)
-        }
+        hasher.update(bufferPointer: bytes)
         return hex(hasher.finalize())
     }
 
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
+    /// Digest of a whole file, read in 1 MiB chunks into one reused buffer.
+    public static func sha256Hex(fileAt path: String) throws -> String {
+        var hasher = SHA256()
+        try RawFile.forEachChunk(of: path) { hasher.update(bufferPointer: $0) }
+        return hex(hasher.finalize())
+    }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -90,13 +90,20 @@ public final class HDF5File {
         }
         let shape = try dims(of: dataset, datasetPath)
         let count = shape.reduce(1, *)
-        var values = [Float](repeating: 0, count: count)
-        if count > 0 {
-            let status = values.withUnsafeMutableBytes {
-                H5Dread(dataset, foldkit_h5t_native_float(), foldkit_h5s_all(), foldkit_h5s_all(), foldkit_h5p_default(), $0.baseAddress)
+        // One H5Dread straight into the result (no zero-fill first: libhdf5 writes every element).
+        var status: herr_t = 0
+        let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 {
+                status = H5Dread(dataset, foldkit_h5t_native_float(), foldkit_h5s_all(), foldkit_h5s_all(), foldkit_h5p_default(), buffer.baseAddress)
             }
-            guard status >= 0 else { throw error("cannot read dataset values", datasetPath) }
+            if status >= 0 {
+                initialized = count
+            } else {
+                buffer.initialize(repeating: 0)
+                initialized = count
+            }
         }
+        guard status >= 0 else { throw error("cannot read dataset values", datasetPath) }
         return (shape, values)
     }
 

@@ -16,19 +16,48 @@ public enum KerasLayout {
     /// With `flip`, the kernel is also rotated by 180 degrees (y -> kh-1-y, x -> kw-1-x), which turns a
     /// Theano true-convolution kernel into a cross-correlation kernel.
     public static func hwioToOIHW(_ src: [Float], kh: Int, kw: Int, inChannels: Int, outChannels: Int, flip: Bool = false) -> [Float] {
-        var dst = [Float](repeating: 0, count: src.count)
-        for y in 0..<kh {
-            for x in 0..<kw {
-                let (sy, sx) = flip ? (kh - 1 - y, kw - 1 - x) : (y, x)
-                for i in 0..<inChannels {
-                    let srcBase = ((sy * kw + sx) * inChannels + i) * outChannels
-                    for o in 0..<outChannels {
-                        dst[((o * inChannels + i) * kh + y) * kw + x] = src[srcBase + o]
+        let spatial = kh * kw
+        guard src.count == spatial * inChannels * outChannels else {
+            // Shapes are checked by the callers; keep the element-by-element form for anything else.
+            var dst = [Float](repeating: 0, count: src.count)
+            for y in 0..<kh {
+                for x in 0..<kw {
+                    let (sy, sx) = flip ? (kh - 1 - y, kw - 1 - x) : (y, x)
+                    for i in 0..<inChannels {
+                        let srcBase = ((sy * kw + sx) * inChannels + i) * outChannels
+                        for o in 0..<outChannels { dst[((o * inChannels + i) * kh + y) * kw + x] = src[srcBase + o] }
                     }
                 }
             }
+            return dst
         }
-        return dst
+        // Blocks of 16 output channels: each source read is one cache line, each of the 16 destination
+        // rows is written front to back.
+        return [Float](unsafeUninitializedCapacity: src.count) { dst, initialized in
+            src.withUnsafeBufferPointer { source in
+                guard let s = source.baseAddress, let d = dst.baseAddress else { return }
+                // Source kernel position for each destination position (rotated by 180 degrees with `flip`).
+                let sourcePosition = (0..<spatial).map { p in flip ? spatial - 1 - p : p }
+                let row = inChannels * spatial
+                let block = 16
+                var o0 = 0
+                while o0 < outChannels {
+                    let o1 = min(o0 + block, outChannels)
+                    for i in 0..<inChannels {
+                        for p in 0..<spatial {
+                            let from = s + (sourcePosition[p] * inChannels + i) * outChannels + o0
+                            var to = d + o0 * row + i * spatial + p
+                            for o in 0..<(o1 - o0) {
+                                to.pointee = from[o]
+                                to += row
+                            }
+                        }
+                    }
+                    o0 = o1
+                }
+            }
+            initialized = src.count
+        }
     }
 
     /// Keras 1 Theano-ordered kernel (out, in, kh, kw), already OIHW; with `flip` rotated by 180 degrees.
@@ -64,13 +93,34 @@ public enum KerasLayout {
 
     /// Dense kernel (in, out) -> [out][in].
     public static func transpose(_ src: [Float], rows: Int, columns: Int) -> [Float] {
-        var dst = [Float](repeating: 0, count: src.count)
-        for r in 0..<rows {
-            for c in 0..<columns {
-                dst[c * rows + r] = src[r * columns + c]
+        guard src.count == rows * columns else {
+            var dst = [Float](repeating: 0, count: src.count)
+            for r in 0..<rows {
+                for c in 0..<columns { dst[c * rows + r] = src[r * columns + c] }
             }
+            return dst
         }
-        return dst
+        // Tiles of 16 x 16 so that reads and writes both stay within a few cache lines.
+        return [Float](unsafeUninitializedCapacity: src.count) { dst, initialized in
+            src.withUnsafeBufferPointer { source in
+                guard let s = source.baseAddress, let d = dst.baseAddress else { return }
+                let tile = 16
+                var r0 = 0
+                while r0 < rows {
+                    let r1 = min(r0 + tile, rows)
+                    var c0 = 0
+                    while c0 < columns {
+                        let c1 = min(c0 + tile, columns)
+                        for r in r0..<r1 {
+                            for c in c0..<c1 { d[c * rows + r] = s[r * columns + c] }
+                        }
+                        c0 = c1
+                    }
+                    r0 = r1
+                }
+            }
+            initialized = src.count
+        }
     }
 
     /// Keras' `naming.to_snake_case`: drop non-word characters, then `(.)([A-Z][a-z]+)` -> `\1_\2`,

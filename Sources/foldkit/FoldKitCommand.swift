@@ -8,7 +8,7 @@ struct FoldKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "foldkit",
         abstract: "Fold batch norm into Darknet and Keras weights, write blobs for on-device engines, and prove the result.",
-        subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self])
+        subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self])
 }
 
 /// Thrown by commands that finished their check and found it over tolerance (exit code 2).

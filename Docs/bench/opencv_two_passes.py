@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Baseline for `foldkit verify` end to end: what a Python check with OpenCV DNN costs.
+
+Loads the Darknet model with cv2.dnn.readNetFromDarknet, runs two forward passes (a reference and a
+candidate pass, as a check does) on a seeded input and compares their outputs, all in one process:
+the whole-process time is the figure.
+
+    python3 opencv_two_passes.py model.cfg model.weights [--size 416]
+"""
+import argparse
+import os
+
+import cv2
+import numpy as np
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('cfg')
+    parser.add_argument('weights')
+    parser.add_argument('--size', type=int, default=416)
+    args = parser.parse_args()
+    cv2.setNumThreads(os.cpu_count())
+    net = cv2.dnn.readNetFromDarknet(args.cfg, args.weights)
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+    blob = np.random.default_rng(1).random((1, 3, args.size, args.size), dtype=np.float32)
+    names = net.getUnconnectedOutLayersNames()
+    outputs = []
+    for _ in range(2):
+        net.setInput(blob)
+        outputs.append(net.forward(names))
+    worst = max(float(np.max(np.abs(a - b))) for a, b in zip(*outputs))
+    print('two OpenCV passes over %d outputs, largest difference %g' % (len(names), worst))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,84 @@
+import ArgumentParser
+import FoldKit
+import Foundation
+
+/// `foldkit bench`: in-process timings of the work the issue's performance targets name. Whole-process
+/// comparisons against cp, numpy, OpenCV and h5py are made by Docs/bench/run.sh, which calls this too.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time detection decoding, SHA-256, and (given a model) convert, forward passes and reading, in this process.",
+        discussion: "Each figure is the minimum (and median) wall time of --runs runs after one warm-up run.")
+
+    @Option(help: "Darknet .cfg to time convert and forward passes on (with --weights).")
+    var cfg: String?
+
+    @Option(help: "Darknet .weights for --cfg.")
+    var weights: String?
+
+    @Option(help: "Keras .h5 / .keras file to time reading (KerasReader.read) on.")
+    var keras: String?
+
+    @Option(help: "Network input size for the forward passes (square).")
+    var inputSize: Int = 416
+
+    @Option(help: "Timed runs per figure.")
+    var runs: Int = 5
+
+    @Option(help: "Classes of the synthetic YOLO heads for the decode timing.")
+    var classes: Int = 417
+
+    @Option(help: "Input sizes of the synthetic YOLO heads (heads at /32, /16, /8), comma-separated.")
+    var decodeInputSizes: String = "288,320"
+
+    @Flag(help: "Skip the forward passes (they take a few seconds each on big models).")
+    var noForward = false
+
+    @Option(help: "Also write the figures as JSON to this file.")
+    var json: String?
+
+    func run() throws {
+        var results: [String: Timing] = [:]
+        func report(_ name: String, _ timing: Timing, _ note: String = "") {
+            results[name] = timing
+            print(String(format: "%-28@ min %9.3f ms   median %9.3f ms   (%d runs)%@", name as NSString,
+                         timing.minimum * 1000, timing.median * 1000, timing.runs, note.isEmpty ? "" : "   \(note)" as NSString))
+        }
+
+        for size in decodeInputSizes.split(separator: ",").compactMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            let heads = SyntheticDetectionHeads.yoloV3(classes: classes, inputSize: size)
+            var found: [Detection] = []
+            let decode = Timing.measure(runs: max(runs, 50), warmup: 3) { found = heads.detect(threshold: 0.25, iouThreshold: 0.45) }
+            report("decode+nms \(size)x\(size)", decode,
+                   "\(heads.boxCount) boxes x \(5 + classes) values, \(heads.objects.count) objects planted, \(found.count) found")
+        }
+
+        let sha = ShaThroughput.measure()
+        print(String(format: "%-28@ %.2f GB/s on one core", "sha256" as NSString, sha / 1e9))
+
+        if let cfg, let weights {
+            let network = try ModelLoader.load(paths: [cfg, weights], options: ModelOptions(inputHeight: inputSize, inputWidth: inputSize))
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-bench-\(ProcessInfo.processInfo.processIdentifier)")
+            defer { try? FileManager.default.removeItem(at: out) }
+            let convert = try Timing.measure(runs: runs) { _ = try BlobWriter.write(network: network, to: out) }
+            report("convert (in process)", convert)
+            if !noForward {
+                let input = ModelInput.seeded(1, shape: network.inputShape).values
+                let folded = try FoldBatchNorm.apply(to: network)
+                let float32 = try Executor<Float>(network: folded)
+                report("forward float32 (folded)", try Timing.measure(runs: runs) { _ = try float32.run(input: input, retention: .outputsOnly) },
+                       "\(inputSize)x\(inputSize)")
+                let double = input.map(Double.init)
+                let float64 = try Executor<Double>(network: network)
+                report("forward float64 (original)", try Timing.measure(runs: runs) { _ = try float64.run(input: double, retention: .outputsOnly) },
+                       "\(inputSize)x\(inputSize)")
+            }
+        }
+        if let keras {
+            report("keras read", try Timing.measure(runs: runs) { _ = try ModelLoader.load(paths: [keras]) })
+        }
+        if let json {
+            try JSONOutput.write(results, to: URL(fileURLWithPath: json))
+        }
+    }
+}

@@ -51,8 +51,15 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
             if d > maxDev { maxDev = d; worst = i }
         }
         if reference.count != candidate.count { maxDev = .infinity }
-        deviations.sort()
-        func quantile(_ q: Double) -> Double { n == 0 ? 0 : deviations[min(n - 1, Int((q * Double(n - 1)).rounded()))] }
+        // The order statistics the quantiles need, by selection (the values a full sort would put there).
+        func rank(_ q: Double) -> Int { min(n - 1, Int((q * Double(n - 1)).rounded())) }
+        var quantiles: [Int: Double] = [:]
+        if n > 0 {
+            let median = rank(0.5), p99 = rank(0.99)
+            quantiles[median] = OrderStatistic.select(&deviations, rank: median, in: 0..<n)
+            quantiles[p99] = OrderStatistic.select(&deviations, rank: p99, in: median..<n)
+        }
+        func quantile(_ q: Double) -> Double { n == 0 ? 0 : quantiles[rank(q)] ?? 0 }
         let plane = max(shape.height * shape.width, 1)
         let allowed = atol + rtol * maxRef
         return LayerDeviation(

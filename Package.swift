@@ -27,6 +27,13 @@ let package = Package(
             name: "CZlibSystem", path: "Sources/CZlibSystem", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
 
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+
         .target(name: "FoldKitCore"),
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
@@ -35,7 +42,8 @@ let package = Package(
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlibSystem",
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlibSystem", "CTurboJPEG", "CPNG",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

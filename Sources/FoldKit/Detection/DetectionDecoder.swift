@@ -1,0 +1,121 @@
+import Foundation
+import FoldKitCore
+
+/// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_region_detections` /
+/// `get_yolo_detections` do, then per-class non-max suppression.
+///
+/// The head's C x H x W tensor holds, for anchor a, channels a*(5+K) ..< (a+1)*(5+K):
+/// tx, ty, tw, th, objectness, K class scores. For cell (row i, column j) of an H x W grid:
+/// - [yolo]:   x = (j + sxy*sigmoid(tx) - (sxy-1)/2) / W,  w = exp(tw) * anchorW / netW,  obj = sigmoid(to),
+///             p(class k) = sigmoid(score_k)   (new_coords=1: the inputs are already activated:
+///             x = (j + 2*tx - 0.5) / W,  w = (2*tw)^2 * anchorW / netW,  obj = to, p = score)
+/// - [region]: x = (j + sigmoid(tx)) / W,  w = exp(tw) * anchorW / W (anchors in grid cells),
+///             obj = sigmoid(to), p = softmax(scores)
+/// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
+/// Objectness is tested first, so class scores of empty cells are never touched (fast for many classes).
+public enum DetectionDecoder {
+    public static func decode(
+        head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
+        networkInput: ActivationShape, threshold: Float
+    ) -> [Detection] {
+        let classes = head.classes
+        let stride = 5 + classes
+        let anchors = head.kind == .yolo ? head.mask : Array(0..<max(head.mask.count, shape.channels / stride))
+        let plane = shape.height * shape.width
+        guard shape.channels >= anchors.count * stride else { return [] }
+        var detections: [Detection] = []
+        var probabilities = [Float](repeating: 0, count: classes)
+        for (slot, anchor) in anchors.enumerated() {
+            guard 2 * anchor + 1 < head.anchors.count else { continue }
+            let anchorW = head.anchors[2 * anchor], anchorH = head.anchors[2 * anchor + 1]
+            let base = slot * stride * plane
+            for cell in 0..<plane {
+                let row = cell / shape.width, column = cell % shape.width
+                let rawObjectness = output[base + 4 * plane + cell]
+                let objectness = head.newCoords ? rawObjectness : sigmoid(rawObjectness)
+                if objectness <= threshold { continue }
+                let tx = output[base + cell], ty = output[base + plane + cell]
+                let tw = output[base + 2 * plane + cell], th = output[base + 3 * plane + cell]
+                let x, y, w, h: Float
+                switch head.kind {
+                case .yolo where head.newCoords:
+                    x = (Float(column) + tx * 2 - 0.5) / Float(shape.width)
+                    y = (Float(row) + ty * 2 - 0.5) / Float(shape.height)
+                    w = (tw * 2) * (tw * 2) * anchorW / Float(networkInput.width)
+                    h = (th * 2) * (th * 2) * anchorH / Float(networkInput.height)
+                case .yolo:
+                    let s = head.scaleXY
+                    x = (Float(column) + sigmoid(tx) * s - (s - 1) / 2) / Float(shape.width)
+                    y = (Float(row) + sigmoid(ty) * s - (s - 1) / 2) / Float(shape.height)
+                    w = exp(tw) * anchorW / Float(networkInput.width)
+                    h = exp(th) * anchorH / Float(networkInput.height)
+                case .region:
+                    x = (Float(column) + sigmoid(tx)) / Float(shape.width)
+                    y = (Float(row) + sigmoid(ty)) / Float(shape.height)
+                    w = exp(tw) * anchorW / Float(shape.width)
+                    h = exp(th) * anchorH / Float(shape.height)
+                }
+                let scoreBase = base + 5 * plane + cell
+                if head.kind == .region && head.softmax {
+                    var largest = -Float.infinity
+                    for k in 0..<classes { largest = max(largest, output[scoreBase + k * plane]) }
+                    var sum: Float = 0
+                    for k in 0..<classes {
+                        let e = exp(output[scoreBase + k * plane] - largest)
+                        probabilities[k] = e
+                        sum += e
+                    }
+                    for k in 0..<classes { probabilities[k] /= sum }
+                } else {
+                    for k in 0..<classes {
+                        let raw = output[scoreBase + k * plane]
+                        probabilities[k] = (head.newCoords || head.kind == .region) ? raw : sigmoid(raw)
+                    }
+                }
+                for k in 0..<classes {
+                    let score = objectness * probabilities[k]
+                    if score > threshold {
+                        detections.append(Detection(classIndex: k, score: score, objectness: objectness, x: x, y: y, width: w, height: h,
+                                                    head: headIndex, cell: cell, anchor: anchor))
+                    }
+                }
+            }
+        }
+        return detections
+    }
+
+    /// Per-class greedy non-max suppression: boxes sorted by score; a box is dropped when its IoU with a
+    /// kept box of the same class exceeds `iouThreshold`. Returns boxes sorted by descending score.
+    public static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+        let sorted = detections.sorted { $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor) }
+        var kept: [Detection] = []
+        var keptByClass: [Int: [Detection]] = [:]
+        for candidate in sorted {
+            let same = keptByClass[candidate.classIndex, default: []]
+            if same.contains(where: { $0.iou(candidate) > iouThreshold }) { continue }
+            kept.append(candidate)
+            keptByClass[candidate.classIndex, default: []].append(candidate)
+        }
+        return kept
+    }
+
+    /// Decodes every detection head of `network` from per-layer outputs and applies NMS.
+    public static func detect(
+        network: Network, outputs: [[Float]], threshold: Float, iouThreshold: Float
+    ) -> [Detection] {
+        var all: [Detection] = []
+        var headIndex = 0
+        for layer in network.layers {
+            guard case .detection(let head) = layer.kind else { continue }
+            outputs[layer.index].withUnsafeBufferPointer { buffer in
+                all += decode(head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
+                              networkInput: network.inputShape, threshold: threshold)
+            }
+            headIndex += 1
+        }
+        return nonMaxSuppression(all, iouThreshold: iouThreshold)
+    }
+
+    @inline(__always)
+    static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
+}

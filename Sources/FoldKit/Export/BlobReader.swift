@@ -1,0 +1,120 @@
+import Foundation
+import FoldKitCore
+
+/// Re-reads a blob folder written by `BlobWriter` so that `verify --blobs` checks what ships.
+///
+/// Every tensor in the manifest is checked: the file exists, its size is shape x 4 bytes and equals
+/// the recorded byte count, and its SHA-256 matches. The folded network is then rebuilt from the files
+/// (weights moved back from the manifest's layout to OIHW) on top of the model's own structure.
+public enum BlobReader {
+    /// One thing wrong with one blob.
+    public struct Problem: Codable, Equatable, Sendable {
+        public var tensor: String
+        public var file: String
+        public var problem: String
+        /// A missing file (exit code 1) rather than a changed one (exit code 2).
+        public var missing: Bool
+    }
+
+    public struct Result {
+        /// The folded network built from the blob files (nil when sizes made that impossible).
+        public var network: Network?
+        public var manifest: BlobManifest
+        public var problems: [Problem]
+    }
+
+    public static func read(folder: URL, model: Network) throws -> Result {
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw FoldKitError(.io, "no manifest.json in the blob folder", file: manifestURL.path)
+        }
+        let manifest: BlobManifest
+        do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch {
+            throw FoldKitError(.badInput, "manifest.json is not a FoldKit blob manifest: \(error)", file: manifestURL.path)
+        }
+        guard manifest.format == BlobManifest.formatName, manifest.version == BlobManifest.currentVersion else {
+            throw FoldKitError(.badInput, "unknown manifest format", file: manifestURL.path,
+                               expected: "\(BlobManifest.formatName) v\(BlobManifest.currentVersion)", found: "\(manifest.format) v\(manifest.version)")
+        }
+        var problems: [Problem] = []
+        var values: [String: [Float]] = [:]
+        for tensor in manifest.tensors {
+            guard SafeFileName.isPlain(tensor.file) else {
+                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file name leaves the blob folder", missing: false))
+                continue
+            }
+            let path = folder.appendingPathComponent(tensor.file).path
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file is missing", missing: true))
+                continue
+            }
+            let expectedBytes = tensor.shape.reduce(1, *) * 4
+            if bytes.count != expectedBytes || bytes.count != tensor.byteCount {
+                problems.append(Problem(tensor: tensor.name, file: tensor.file,
+                                        problem: "size is \(bytes.count) bytes, the manifest's shape \(tensor.shape) needs \(expectedBytes)", missing: false))
+                continue
+            }
+            let digest = Checksum.sha256Hex(bytes)
+            if digest != tensor.sha256 {
+                problems.append(Problem(tensor: tensor.name, file: tensor.file,
+                                        problem: "content changed: sha256 \(digest.prefix(16))... differs from the manifest's \(tensor.sha256.prefix(16))...", missing: false))
+            }
+            values[tensor.name] = FloatFileReader.decodeLittleEndianFloats(bytes)
+        }
+        for (name, digest) in manifest.source.sha256 {
+            if let file = model.sourceFiles.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }),
+               let actual = try? Checksum.sha256Hex(fileAt: file), actual != digest {
+                problems.append(Problem(tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", missing: false))
+            }
+        }
+        let network = problems.contains { $0.problem.hasPrefix("size") || $0.missing } ? nil : try rebuild(model: model, manifest: manifest, values: values)
+        return Result(network: network, manifest: manifest, problems: problems)
+    }
+
+    /// The folded network with every parameter taken from the blob values.
+    static func rebuild(model: Network, manifest: BlobManifest, values: [String: [Float]]) throws -> Network {
+        var network = try FoldBatchNorm.apply(to: model.materialized())
+        let byLayer = Dictionary(grouping: manifest.tensors, by: \.layer)
+        for i in network.layers.indices {
+            let layer = network.layers[i]
+            let tensors = byLayer[layer.index] ?? []
+            func blob(_ role: String) throws -> (BlobManifest.Tensor, [Float]) {
+                guard let entry = tensors.first(where: { $0.role == role }), let v = values[entry.name] else {
+                    throw FoldKitError(.badInput, "the manifest has no \(role) blob for this layer", file: "manifest.json", layer: layer.label)
+                }
+                return (entry, v)
+            }
+            func layout(_ entry: BlobManifest.Tensor) throws -> WeightLayout {
+                guard let l = WeightLayout(rawValue: entry.layout) else {
+                    throw FoldKitError(.badInput, "unknown layout", file: entry.file, expected: "OHWI, OIHW or HWIO", found: entry.layout)
+                }
+                return l
+            }
+            switch layer.kind {
+            case .convolution(var c):
+                let (w, wv) = try blob("weights")
+                let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
+                c.weights = WeightTensor(shape: c.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
+                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob("bias").1)
+                network.layers[i].kind = .convolution(c)
+            case .fullyConnected(var f):
+                let (w, wv) = try blob("weights")
+                let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
+                let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
+                let dims = [f.outputCount, spatial.channels, spatial.height, spatial.width]
+                f.weights = WeightTensor(shape: f.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
+                f.bias = WeightTensor(shape: [f.outputCount], values: try blob("bias").1)
+                network.layers[i].kind = .fullyConnected(f)
+            case .channelAffine(var a):
+                a.scale = WeightTensor(shape: a.scale.shape, values: try blob("scale").1)
+                a.shift = WeightTensor(shape: a.shift.shape, values: try blob("shift").1)
+                network.layers[i].kind = .channelAffine(a)
+            case .prelu(let alpha):
+                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob("alpha").1))
+            default:
+                break
+            }
+        }
+        return network
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// The NumPy `.npy` format, version 1.0, byte-compatible with `numpy.save` for float32 C-order arrays.
+///
+/// Layout: the magic `\x93NUMPY`, version bytes 1 0, a little-endian uint16 header length, then an ASCII
+/// dict `{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 4, 4), }` padded with spaces and
+/// ending in '\n' so that the data starts at a multiple of 64 bytes, then the raw little-endian values.
+public enum NPYFile {
+    /// Encodes float32 values with the given shape (C order).
+    public static func encode(values: [Float], shape: [Int]) -> Data {
+        var data = header(descr: "<f4", shape: shape)
+        values.withUnsafeBufferPointer { buffer in
+            #if _endian(big)
+            for v in buffer { var le = v.bitPattern.littleEndian; withUnsafeBytes(of: &le) { data.append(contentsOf: $0) } }
+            #else
+            data.append(UnsafeBufferPointer(start: UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: buffer.count * 4))
+            #endif
+        }
+        return data
+    }
+
+    /// The header bytes exactly as numpy 1.x/2.x writes them for format version 1.0.
+    public static func header(descr: String, shape: [Int]) -> Data {
+        let shapeText: String
+        switch shape.count {
+        case 0: shapeText = "()"
+        case 1: shapeText = "(\(shape[0]),)"
+        default: shapeText = "(" + shape.map(String.init).joined(separator: ", ") + ")"
+        }
+        var dict = "{'descr': '\(descr)', 'fortran_order': False, 'shape': \(shapeText), }"
+        let preamble = 10  // magic (6) + version (2) + header length (2)
+        let total = preamble + dict.utf8.count + 1
+        let padded = (total + 63) / 64 * 64
+        dict += String(repeating: " ", count: padded - total) + "\n"
+        var data = Data([0x93] + Array("NUMPY".utf8) + [1, 0])
+        let length = UInt16(dict.utf8.count)
+        data.append(UInt8(length & 0xff))
+        data.append(UInt8(length >> 8))
+        data.append(contentsOf: Array(dict.utf8))
+        return data
+    }
+
+    /// Writes float32 values to `url` as .npy.
+    public static func write(values: [Float], shape: [Int], to url: URL) throws {
+        do { try encode(values: values, shape: shape).write(to: url) } catch {
+            throw FoldKitError(.io, "cannot write .npy: \(error.localizedDescription)", file: url.path)
+        }
+    }
+
+    /// Reads a C-order .npy of float32 (`<f4`), float64 (`<f8`) or float16 (`<f2`) values as Float.
+    public static func read(path: String) throws -> (shape: [Int], values: [Float]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FoldKitError(.io, "cannot read file", file: path)
+        }
+        let parsed = try parse(data, file: path)
+        return (parsed.shape, parsed.values)
+    }
+
+    /// Parses .npy bytes; `descr` is the dtype string found (e.g. `<f4`).
+    public static func parse(_ data: Data, file: String) throws -> (shape: [Int], values: [Float], descr: String) {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1..<6]) == Array("NUMPY".utf8) else {
+            throw FoldKitError(.badInput, "not a .npy file", file: file, byteOffset: 0, expected: "magic \\x93NUMPY")
+        }
+        let major = bytes[6]
+        let headerLength: Int
+        let headerStart: Int
+        if major == 1 {
+            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
+            headerStart = 10
+        } else if major == 2 || major == 3, bytes.count >= 12 {
+            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
+            headerStart = 12
+        } else {
+            throw FoldKitError(.badInput, "unsupported .npy version", file: file, byteOffset: 6, found: "\(major)")
+        }
+        guard bytes.count >= headerStart + headerLength,
+              let header = String(bytes: bytes[headerStart..<(headerStart + headerLength)], encoding: .ascii) else {
+            throw FoldKitError(.badInput, ".npy header is cut off", file: file, byteOffset: headerStart)
+        }
+        func field(_ key: String) -> String? {
+            guard let range = header.range(of: "'\(key)':") else { return nil }
+            return String(header[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+        }
+        guard let descrField = field("descr"), let quoteEnd = descrField.dropFirst().firstIndex(of: "'") else {
+            throw FoldKitError(.badInput, ".npy header has no descr", file: file, byteOffset: headerStart)
+        }
+        let descr = String(descrField[descrField.index(after: descrField.startIndex)..<quoteEnd])
+        if let fortran = field("fortran_order"), fortran.hasPrefix("True") {
+            throw FoldKitError(.badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
+        }
+        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("), let close = shapeField.firstIndex(of: ")") else {
+            throw FoldKitError(.badInput, ".npy header has no shape", file: file, byteOffset: headerStart)
+        }
+        let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
+            guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField))
+            }
+            return n
+        }
+        let count = shape.reduce(1, *)
+        let dataStart = headerStart + headerLength
+        let elementSize: Int
+        switch descr {
+        case "<f4": elementSize = 4
+        case "<f8": elementSize = 8
+        case "<f2": elementSize = 2
+        default:
+            throw FoldKitError(.badInput, "unsupported .npy dtype", file: file, byteOffset: headerStart, expected: "<f4, <f8 or <f2", found: descr)
+        }
+        guard bytes.count - dataStart == count * elementSize else {
+            throw FoldKitError(.badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,
+                               expected: "\(count * elementSize) bytes", found: "\(bytes.count - dataStart)")
+        }
+        var values = [Float](repeating: 0, count: count)
+        bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress.map { $0 + dataStart }
+            guard let base else { return }
+            for i in 0..<count {
+                switch elementSize {
+                case 4: values[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+                case 8: values[i] = Float(Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))))
+                default: values[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self))))
+                }
+            }
+        }
+        return (shape, values, descr)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import FoldKitCore
+
+/// `foldkit fixtures --check DIR`: recomputes a fixture pack from the model and reports any drift.
+///
+/// The input is taken from the pack's own `input.npy` (so seeded and user-given inputs both work), the
+/// network is run again exactly as `FixtureWriter` does, and every stored tensor is compared: identical
+/// bytes, or the largest deviation relative to the tensor's max |stored value|.
+public enum FixtureChecker {
+    public struct TensorDrift: Codable, Equatable, Sendable {
+        public var file: String
+        public var identical: Bool
+        public var maxAbsDeviation: Double
+        /// maxAbsDeviation / max |stored|
+        public var relativeDeviation: Double
+        public var problem: String?
+    }
+
+    public struct Report: Codable, Equatable, Sendable {
+        public var folder: String
+        public var tensors: [TensorDrift]
+        public var relativeTolerance: Double
+        public var pass: Bool
+
+        public func text() -> String {
+            var lines = ["checked \(tensors.count) tensors in \(folder): \(tensors.filter(\.identical).count) byte-identical"]
+            for t in tensors where !t.identical {
+                lines.append(String(format: "  %@: max deviation %.3e (relative %.3e)%@", t.file, t.maxAbsDeviation, t.relativeDeviation,
+                                    t.problem.map { " - \($0)" } ?? ""))
+            }
+            lines.append(pass ? "PASS: no drift beyond relative \(relativeTolerance)" : "FAIL: drift beyond relative \(relativeTolerance)")
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    public static func check(folder: URL, network: Network, relativeTolerance: Double = 1e-6) throws -> Report {
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw FoldKitError(.io, "no manifest.json in the fixture folder", file: manifestURL.path)
+        }
+        let manifest: FixtureManifest
+        do { manifest = try JSONDecoder().decode(FixtureManifest.self, from: data) } catch {
+            throw FoldKitError(.badInput, "manifest.json is not a FoldKit fixture manifest: \(error)", file: manifestURL.path)
+        }
+        guard let layout = FixtureLayout(rawValue: manifest.layout) else {
+            throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
+        }
+        guard manifest.tensors.count == network.layers.count + 1 else {
+            throw FoldKitError(.badInput, "the pack does not match this model", file: manifestURL.path,
+                               expected: "\(network.layers.count + 1) tensors", found: "\(manifest.tensors.count)")
+        }
+        let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
+        let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
+        let outputs = try FixtureWriter.compute(network: network, input: input)
+        var drifts: [TensorDrift] = []
+        for (position, entry) in manifest.tensors.enumerated() {
+            let path = folder.appendingPathComponent(entry.file).path
+            guard let stored = try? NPYFile.read(path: path) else {
+                drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable"))
+                continue
+            }
+            let shape = FixtureWriter.describe(network: network, position: position).shape
+            let fresh = FixtureWriter.arrange(outputs[position], shape: shape, layout: layout)
+            guard fresh.shape == stored.shape else {
+                drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                                          problem: "shape \(stored.shape), recomputed \(fresh.shape)"))
+                continue
+            }
+            var maxDev = 0.0, maxRef = 0.0
+            for (a, b) in zip(fresh.values, stored.values) {
+                maxDev = max(maxDev, a.isNaN != b.isNaN ? .infinity : (a.isNaN ? 0 : Double(abs(a - b))))
+                maxRef = max(maxRef, Double(abs(b)))
+            }
+            let identical = fresh.values.map(\.bitPattern) == stored.values.map(\.bitPattern)
+            drifts.append(TensorDrift(file: entry.file, identical: identical, maxAbsDeviation: maxDev,
+                                      relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
+        }
+        let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
+        return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)
+    }
+
+    /// Undoes `FixtureWriter.arrange`.
+    static func unarrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> [Float] {
+        switch layout {
+        case .nchw: return values
+        case .nhwc: return TensorLayout.hwcToCHW(values, shape: shape)
+        case .sliced: return TensorLayout.slicedToCHW(values, shape: shape)
+        }
+    }
+}

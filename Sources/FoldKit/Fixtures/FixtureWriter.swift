@@ -1,0 +1,126 @@
+import Foundation
+import FoldKitCore
+
+/// How `foldkit fixtures` lays out each tensor in its .npy file.
+public enum FixtureLayout: String, CaseIterable, Sendable, Codable {
+    /// (1, C, H, W), channel-major.
+    case nchw
+    /// (1, H, W, C), channel-minor.
+    case nhwc
+    /// MPSImage texture slices (S, H, W, 4), S = ceil(C/4), last slice zero-padded; (H, W, C) for C <= 2.
+    case sliced
+}
+
+/// `manifest.json` of a fixture folder (DESIGN.md "Fixtures").
+public struct FixtureManifest: Codable, Equatable, Sendable {
+    /// A Darknet layer index or a Keras layer name; the input tensor has the name "input".
+    public enum LayerID: Codable, Equatable, Sendable {
+        case index(Int)
+        case name(String)
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let i = try? container.decode(Int.self) { self = .index(i) } else { self = .name(try container.decode(String.self)) }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .index(let i): try container.encode(i)
+            case .name(let n): try container.encode(n)
+            }
+        }
+    }
+
+    public struct Tensor: Codable, Equatable, Sendable {
+        public var file: String
+        public var layer: LayerID
+        public var name: String
+        public var type: String
+        public var shape: [Int]
+        public var layout: String
+        public var dtype: String
+        public var sha256: String
+    }
+
+    public var format: String
+    public var version: Int
+    public var source: [String]
+    public var bnEpsilon: Double
+    public var bnEpsilonMode: String
+    public var input: String
+    /// Which network produced the outputs and in what precision.
+    public var computedBy: String
+    public var layout: String
+    public var tensors: [Tensor]
+    /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.
+    public var pack: Pack?
+
+    public struct Pack: Codable, Equatable, Sendable {
+        public var file: String
+        public var sha256: String
+    }
+}
+
+/// Writes a seeded (or given) input and every layer's output as .npy files plus `manifest.json`.
+///
+/// The outputs come from the original network (batch norm unfolded) computed in float64 and rounded
+/// once to float32: the most accurate reference FoldKit can give another engine's tests.
+public enum FixtureWriter {
+    @discardableResult
+    public static func write(network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL) throws -> FixtureManifest {
+        let outputs = try compute(network: network, input: input)
+        return try AtomicOutputDirectory.write(to: destination) { folder in
+            var tensors: [FixtureManifest.Tensor] = []
+            var packed: [(name: String, values: [Float], shape: [Int])] = []
+            for (index, values) in outputs.enumerated() {
+                let entry = describe(network: network, position: index)
+                let arranged = arrange(values, shape: entry.shape, layout: layout)
+                let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
+                let url = try folder.url(for: entry.fileName)
+                do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
+                tensors.append(FixtureManifest.Tensor(file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
+                                                      layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                if npz { packed.append((String(entry.fileName.dropLast(4)), arranged.values, arranged.shape)) }
+            }
+            var pack: FixtureManifest.Pack?
+            if npz {
+                let url = try folder.url(for: "fixtures.npz")
+                try NPZArchive.write(arrays: packed, to: url)
+                pack = .init(file: "fixtures.npz", sha256: try Checksum.sha256Hex(fileAt: url.path))
+            }
+            let manifest = FixtureManifest(
+                format: "foldkit-fixtures", version: 1, source: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
+                bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
+                input: input.origin, computedBy: computedBy, layout: layout.rawValue, tensors: tensors, pack: pack)
+            try JSONOutput.write(manifest, to: try folder.url(for: "manifest.json"))
+            return manifest
+        }
+    }
+
+    static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
+
+    /// The input followed by every layer's output, channel-major float32.
+    static func compute(network: Network, input: ModelInput) throws -> [[Float]] {
+        let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
+        return [input.values] + outputs.map { $0.map { Float($0) } }
+    }
+
+    /// File name, manifest id, name, type and shape of tensor `position` (0 = input, i + 1 = layer i).
+    static func describe(network: Network, position: Int) -> (fileName: String, id: FixtureManifest.LayerID, name: String, type: String, shape: ActivationShape) {
+        if position == 0 { return ("input.npy", .name("input"), "input", "input", network.inputShape) }
+        let layer = network.layers[position - 1]
+        let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
+        let suffix = network.format == .darknet ? "" : "_" + SafeFileName.sanitize(layer.name)
+        return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, layer.kind.typeName, layer.outputShape)
+    }
+
+    /// Rearranges channel-major values into `layout`, returning values and the .npy shape.
+    public static func arrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> (values: [Float], shape: [Int]) {
+        switch layout {
+        case .nchw: return (values, [1, shape.channels, shape.height, shape.width])
+        case .nhwc: return (TensorLayout.chwToHWC(values, shape: shape), [1, shape.height, shape.width, shape.channels])
+        case .sliced: return TensorLayout.chwToSliced(values, shape: shape)
+        }
+    }
+}

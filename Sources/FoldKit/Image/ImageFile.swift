@@ -1,0 +1,62 @@
+import CPNG
+import CTurboJPEG
+import Foundation
+import FoldKitCore
+
+/// Reads JPEG (libjpeg-turbo's TurboJPEG API) and PNG (libpng's simplified API) into RGB, and writes PNG.
+public enum ImageFile {
+    public static func read(path: String) throws -> RGBImage {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FoldKitError(.io, "cannot read image", file: path)
+        }
+        if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
+        throw FoldKitError(.badInput, "not a JPEG or PNG image", file: path, byteOffset: 0, expected: "JPEG (FF D8) or PNG (89 50 4E 47) signature")
+    }
+
+    static func decodeJPEG(_ data: Data, path: String) throws -> RGBImage {
+        guard let handle = tjInitDecompress() else { throw FoldKitError(.io, "cannot start the JPEG decoder", file: path) }
+        defer { tjDestroy(handle) }
+        var bytes = [UInt8](data)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, &bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            throw FoldKitError(.badInput, "bad JPEG header: \(String(cString: tjGetErrorStr2(handle)))", file: path)
+        }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
+        guard tjDecompress2(handle, &bytes, UInt(bytes.count), &pixels, width, 0, height, Int32(TJPF_RGB.rawValue), 0) == 0 else {
+            throw FoldKitError(.badInput, "JPEG decoding failed: \(String(cString: tjGetErrorStr2(handle)))", file: path)
+        }
+        return RGBImage(width: Int(width), height: Int(height), pixels: pixels)
+    }
+
+    static func decodePNG(_ data: Data, path: String) throws -> RGBImage {
+        var image = foldkit_png_image()
+        let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, data.count) }
+        guard ok != 0 else { throw FoldKitError(.badInput, "bad PNG: \(message(image))", file: path) }
+        image.format = foldkit_png_format_rgb()
+        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
+        guard png_image_finish_read(&image, nil, &pixels, 0, nil) != 0 else {
+            throw FoldKitError(.badInput, "PNG decoding failed: \(message(image))", file: path)
+        }
+        return RGBImage(width: Int(image.width), height: Int(image.height), pixels: pixels)
+    }
+
+    /// Writes `image` as an 8-bit RGB PNG.
+    public static func writePNG(_ image: RGBImage, to path: String) throws {
+        var png = foldkit_png_image()
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = foldkit_png_format_rgb()
+        var pixels = image.pixels
+        guard png_image_write_to_file(&png, path, 0, &pixels, 0, nil) != 0 else {
+            throw FoldKitError(.io, "cannot write PNG: \(message(png))", file: path)
+        }
+    }
+
+    private static func message(_ image: png_image) -> String {
+        var copy = image.message
+        return withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

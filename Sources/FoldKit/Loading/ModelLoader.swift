@@ -1,0 +1,63 @@
+import Foundation
+import FoldKitCore
+import FoldKitDarknet
+import FoldKitKeras
+
+/// What the user asked for when reading a model, common to every command.
+public struct ModelOptions: Sendable {
+    /// `--bn-epsilon`: replaces the reader's epsilon for every batch norm.
+    public var epsilon: Double?
+    /// `--bn-epsilon-mode`: where the epsilon goes (inside or outside the square root).
+    public var epsilonPlacement: EpsilonPlacement?
+    /// `--height` / `--width`: run a fully convolutional Darknet network at another input size.
+    public var inputHeight: Int?
+    public var inputWidth: Int?
+
+    public init(epsilon: Double? = nil, epsilonPlacement: EpsilonPlacement? = nil, inputHeight: Int? = nil, inputWidth: Int? = nil) {
+        self.epsilon = epsilon
+        self.epsilonPlacement = epsilonPlacement
+        self.inputHeight = inputHeight
+        self.inputWidth = inputWidth
+    }
+}
+
+/// Picks the reader from the files given:
+/// - Darknet: `model.cfg model.weights` (the weights may be left out for shape-only commands)
+/// - Keras: `model.h5` / `model.hdf5`, `model.keras`, or `config.json weights.h5`
+public enum ModelLoader {
+    public static func load(paths: [String], options: ModelOptions = .init(), requireWeights: Bool = true) throws -> Network {
+        guard !paths.isEmpty else { throw FoldKitError(.usage, "no model files given") }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw FoldKitError(.io, "file not found", file: path)
+        }
+        let extensions = paths.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }
+        if extensions.contains("cfg") {
+            guard let cfgIndex = extensions.firstIndex(of: "cfg") else { throw FoldKitError(.usage, "no .cfg given") }
+            let others = paths.indices.filter { $0 != cfgIndex }.map { paths[$0] }
+            guard others.count <= 1 else {
+                throw FoldKitError(.usage, "a Darknet model is one .cfg and one .weights file", found: paths.joined(separator: " "))
+            }
+            if requireWeights && others.isEmpty {
+                throw FoldKitError(.usage, "this command needs the .weights file after the .cfg", file: paths[cfgIndex])
+            }
+            var convention = EpsilonConvention.darknet
+            if let e = options.epsilon { convention.epsilon = e }
+            if let p = options.epsilonPlacement { convention.placement = p }
+            let readOptions = DarknetReadOptions(epsilon: convention, inputHeight: options.inputHeight, inputWidth: options.inputWidth)
+            return try DarknetReader.read(cfgPath: paths[cfgIndex], weightsPath: others.first, options: readOptions)
+        }
+        let known: Set<String> = ["h5", "hdf5", "keras", "json"]
+        guard extensions.allSatisfy(known.contains) else {
+            throw FoldKitError(.usage, "cannot tell the model format from the file names",
+                               expected: ".cfg [.weights] (Darknet) or .h5/.hdf5/.keras/.json (Keras)", found: paths.joined(separator: " "))
+        }
+        if options.inputHeight != nil || options.inputWidth != nil {
+            throw FoldKitError(.usage, "--height/--width apply to Darknet models only; a Keras model's input size is in its config")
+        }
+        var keras = KerasReadOptions()
+        if options.epsilon != nil || options.epsilonPlacement != nil {
+            keras.epsilonOverride = EpsilonConvention(epsilon: options.epsilon ?? 1e-3, placement: options.epsilonPlacement ?? .insideSqrt)
+        }
+        return try KerasReader.read(paths: paths, options: keras)
+    }
+}

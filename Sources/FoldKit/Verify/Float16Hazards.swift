@@ -1,0 +1,82 @@
+import FoldKitCore
+
+/// Where float16 storage (MPSImage half textures, half weights) would lose a model's numbers.
+///
+/// float16 holds magnitudes up to 65504; below 6.1e-5 (2^-14) values are subnormal and keep fewer
+/// significant bits, below 6.0e-8 (2^-24) they round to zero. Reported per layer and output channel:
+/// folded weights or biases beyond the range or in the subnormal range, and (given layer outputs)
+/// activations that overflow.
+public struct Float16Hazard: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case weightOverflow = "weight beyond float16 range (|w| > 65504)"
+        case biasOverflow = "bias beyond float16 range (|b| > 65504)"
+        case weightSubnormal = "nonzero weights in float16 subnormal range (|w| < 6.1e-5)"
+        case activationOverflow = "activation beyond float16 range (|x| > 65504)"
+    }
+
+    public var layer: Int
+    public var name: String
+    public var kind: Kind
+    /// Output channels affected (weights: filters; activations: feature channels).
+    public var channels: [Int]
+    /// The largest magnitude seen (or the smallest nonzero one for subnormals).
+    public var magnitude: Float
+
+    public static let largest: Float = 65504
+    public static let smallestNormal: Float = 6.103515625e-05
+
+    /// Scans the folded network's parameters, and the given per-layer outputs (channel-major) if any.
+    public static func scan(folded: Network, outputs: [[Float]]? = nil) throws -> [Float16Hazard] {
+        var hazards: [Float16Hazard] = []
+        for layer in folded.layers {
+            let (weights, bias, outputsCount): ([Float]?, [Float]?, Int)
+            switch layer.kind {
+            case .convolution(let c): (weights, bias, outputsCount) = (try c.weights.floats(), try c.bias?.floats(), c.outputChannels)
+            case .fullyConnected(let f): (weights, bias, outputsCount) = (try f.weights.floats(), try f.bias?.floats(), f.outputCount)
+            default: (weights, bias, outputsCount) = (nil, nil, 0)
+            }
+            if let weights, outputsCount > 0 {
+                let per = weights.count / outputsCount
+                var over: [Int] = [], tiny: [Int] = []
+                var largest: Float = 0, smallest = Float.infinity
+                for o in 0..<outputsCount {
+                    var isOver = false, isTiny = false
+                    for k in 0..<per {
+                        let m = abs(weights[o * per + k])
+                        if m > Float16Hazard.largest { isOver = true; largest = max(largest, m) }
+                        if m > 0 && m < Float16Hazard.smallestNormal { isTiny = true; smallest = min(smallest, m) }
+                    }
+                    if isOver { over.append(o) }
+                    if isTiny { tiny.append(o) }
+                }
+                if !over.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightOverflow, channels: over, magnitude: largest)) }
+                if !tiny.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightSubnormal, channels: tiny, magnitude: smallest)) }
+            }
+            if let bias {
+                let over = bias.indices.filter { abs(bias[$0]) > Float16Hazard.largest }
+                if !over.isEmpty {
+                    hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .biasOverflow, channels: over, magnitude: over.map { abs(bias[$0]) }.max() ?? 0))
+                }
+            }
+            if let outputs, layer.index < outputs.count {
+                let values = outputs[layer.index]
+                let plane = max(layer.outputShape.planeSize, 1)
+                var channels: [Int] = []
+                var largest: Float = 0
+                for c in 0..<layer.outputShape.channels {
+                    var m: Float = 0
+                    for i in (c * plane)..<min((c + 1) * plane, values.count) { m = max(m, abs(values[i])) }
+                    if m > Float16Hazard.largest { channels.append(c); largest = max(largest, m) }
+                }
+                if !channels.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .activationOverflow, channels: channels, magnitude: largest)) }
+            }
+        }
+        return hazards
+    }
+
+    /// One line per hazard, channels abbreviated after 12.
+    public var text: String {
+        let list = channels.prefix(12).map(String.init).joined(separator: ",") + (channels.count > 12 ? ",... (\(channels.count) channels)" : "")
+        return "layer \(layer)\(name == String(layer) ? "" : " '\(name)'"): \(kind.rawValue), channels [\(list)], magnitude \(magnitude)"
+    }
+}

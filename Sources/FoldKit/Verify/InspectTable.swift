@@ -1,0 +1,34 @@
+import FoldKitCore
+
+/// The `foldkit inspect` table: one row per layer.
+public enum InspectTable {
+    public static func render(_ network: Network) -> String {
+        var rows: [[String]] = [["layer", "name", "type", "inputs", "output CxHxW", "params", "weights bytes", "bn epsilon"]]
+        for layer in network.layers {
+            let params = layer.kind.parameters.reduce(0) { $0 + $1.tensor.count }
+            let bytes = layer.source.weightsByteRange.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "-"
+            let bn: String
+            switch layer.kind {
+            case .convolution(let c): bn = c.batchNorm.map { describe($0.convention) } ?? "-"
+            case .fullyConnected(let f): bn = f.batchNorm.map { describe($0.convention) } ?? "-"
+            case .batchNorm(let b): bn = describe(b.convention)
+            default: bn = "-"
+            }
+            rows.append([String(layer.index), layer.name == String(layer.index) ? "" : layer.name, layer.kind.typeName,
+                         layer.inputs.map { $0 == Network.inputIndex ? "input" : String($0) }.joined(separator: ","),
+                         layer.outputShape.description, params == 0 ? "-" : String(params), bytes, bn])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { row in zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") }
+        lines.insert("\(network.format.rawValue) model: \(network.sourceFiles.joined(separator: " ")); input \(network.inputShape) (CxHxW)", at: 0)
+        lines.append("\(network.layers.count) layers, \(network.parameterCount) parameters")
+        if !network.metadata.isEmpty {
+            lines.append(network.metadata.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ c: EpsilonConvention) -> String {
+        "\(c.epsilon) \(c.placement.rawValue)"
+    }
+}

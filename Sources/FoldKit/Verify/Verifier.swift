@@ -1,0 +1,85 @@
+import FoldKitCore
+
+/// Runs the original network (batch norm unfolded, float64) and the folded network (float32, or
+/// float16 storage) on the same input, compares every layer's output, and, for detectors, the boxes.
+public enum Verifier {
+    public struct Options: Sendable {
+        /// Allowed absolute deviation, output units.
+        public var absoluteTolerance: Double
+        /// Allowed deviation as a fraction of the layer's max |reference|; nil = the derived `ToleranceBudget`.
+        public var relativeTolerance: Double?
+        /// Run the folded network with float16 weights and float16 storage between layers.
+        public var float16: Bool
+        /// Detection score threshold (objectness x class probability).
+        public var detectionThreshold: Float
+        /// Per-class NMS IoU threshold.
+        public var nmsIoU: Float
+        /// Smallest IoU between paired original and folded boxes that passes.
+        public var minimumBoxIoU: Float
+
+        public init(absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
+                    detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99) {
+            self.absoluteTolerance = absoluteTolerance
+            self.relativeTolerance = relativeTolerance
+            self.float16 = float16
+            self.detectionThreshold = detectionThreshold
+            self.nmsIoU = nmsIoU
+            self.minimumBoxIoU = minimumBoxIoU
+        }
+    }
+
+    /// `original` must be the unfolded network as read; `folded` its folded form (from `FoldBatchNorm`
+    /// or re-read from blobs). `blobProblems` (from `BlobReader`) are carried into the verdict.
+    public static func verify(
+        original: Network, folded: Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
+    ) throws -> VerificationReport {
+        guard original.layers.count == folded.layers.count else {
+            throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
+        }
+        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
+        let float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
+        let float16 = options.float16
+            ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
+            : nil
+        let candidate = float16 ?? float32
+        let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
+        var layers: [LayerDeviation] = []
+        var foldOnly: [DeviationSummary] = []
+        var storageOnly: [DeviationSummary] = []
+        for layer in original.layers {
+            let rtol = options.relativeTolerance ?? budgets[layer.index]
+            layers.append(LayerDeviation.measure(layer: layer, reference: reference[layer.index], candidate: candidate[layer.index],
+                                                 atol: options.absoluteTolerance, rtol: rtol))
+            if let float16 {
+                foldOnly.append(DeviationSummary(.measure(layer: layer, reference: reference[layer.index], candidate: float32[layer.index], atol: 0, rtol: 0)))
+                storageOnly.append(DeviationSummary(.measure(layer: layer, reference: float32[layer.index], candidate: float16[layer.index], atol: 0, rtol: 0)))
+            }
+        }
+        var detections: DetectionComparison?
+        if original.layers.contains(where: { if case .detection = $0.kind { return true } else { return false } }) {
+            let referenceBoxes = DetectionDecoder.detect(network: original, outputs: reference.map { $0.map(Float.init) },
+                                                         threshold: options.detectionThreshold, iouThreshold: options.nmsIoU)
+            let candidateBoxes = DetectionDecoder.detect(network: folded, outputs: candidate,
+                                                         threshold: options.detectionThreshold, iouThreshold: options.nmsIoU)
+            detections = DetectionComparison(reference: referenceBoxes, candidate: candidateBoxes, threshold: options.detectionThreshold,
+                                             nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)
+        }
+        let hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
+        let first = layers.first { !$0.pass }
+        let pass = first == nil && (detections?.pass ?? true) && blobProblems.isEmpty
+        return VerificationReport(
+            tool: "foldkit verify", version: 1, format: original.format.rawValue, files: original.sourceFiles,
+            bnEpsilon: original.epsilonConvention.epsilon, bnEpsilonMode: original.epsilonConvention.placement.rawValue,
+            input: input.origin, reference: "original network (batch norm unfolded), float64 arithmetic",
+            candidate: options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32",
+            tolerance: .init(
+                absolute: options.absoluteTolerance, relative: options.relativeTolerance,
+                rule: options.relativeTolerance == nil
+                    ? "max|candidate - reference| <= absolute + budget * max|reference| per layer; budget = carried input budget + \(ToleranceBudget.safety) x unit roundoff x sqrt(accumulation length)"
+                    : "max|candidate - reference| <= absolute + relative * max|reference|, per layer"),
+            layers: layers, foldDeviation: options.float16 ? foldOnly : nil, float16StorageDeviation: options.float16 ? storageOnly : nil,
+            firstLayerOverTolerance: first.map { .init(index: $0.index, name: $0.name, type: $0.type) },
+            detections: detections, blobProblems: blobProblems.isEmpty ? nil : blobProblems, float16Hazards: hazards,
+            verdict: pass ? "pass" : "fail")
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FoldKit
+import Foundation
+
+/// `foldkit fixtures`: a seeded input and every layer's output as .npy, with checksums; or `--check` a pack.
+struct FixturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixtures",
+        abstract: "Write the input and every layer's output as .npy files plus manifest.json, for other engines' tests.",
+        discussion: "With --check DIR, recompute an existing pack and report drift (exit 2 when beyond --rtol).")
+
+    @OptionGroup var model: ModelArguments
+    @OptionGroup var input: InputArguments
+    @OptionGroup var image: ImageArguments
+
+    @Option(help: "Output folder.")
+    var out: String?
+
+    @Option(help: "Tensor layout: nchw (default), nhwc, sliced (MPSImage 4-channel slices).")
+    var layout: FixtureLayout = .nchw
+
+    @Flag(help: "Also pack every array into fixtures.npz (deflated; numpy.load reads it).")
+    var npz = false
+
+    @Option(help: "Recompute the pack in this folder and report any drift instead of writing.")
+    var check: String?
+
+    @Option(help: "With --check: largest deviation relative to a tensor's max |value| that is not drift.")
+    var rtol: Double = 1e-6
+
+    func run() throws {
+        let network = try model.load()
+        if let check {
+            let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
+            print(report.text())
+            if !report.pass { throw CheckFailed() }
+            return
+        }
+        guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
+        let modelInput = try image.prepare(for: network)?.input ?? input.make(for: network)
+        let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out))
+        print("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
+        print("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
+    }
+}

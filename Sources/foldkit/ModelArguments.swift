@@ -1,0 +1,49 @@
+import ArgumentParser
+import FoldKit
+
+/// The model files and reading options every command shares.
+struct ModelArguments: ParsableArguments {
+    @Argument(help: "Darknet: model.cfg model.weights. Keras: model.h5 | model.keras | config.json weights.h5.")
+    var files: [String]
+
+    @Option(name: .customLong("bn-epsilon"), help: "Batch-norm epsilon for every layer (Darknet default 1e-5; Keras: each layer's own).")
+    var bnEpsilon: Double?
+
+    @Option(name: .customLong("bn-epsilon-mode"), help: "Where epsilon goes: inside = sqrt(var + eps), outside = sqrt(var) + eps.")
+    var bnEpsilonMode: EpsilonPlacement?
+
+    @Option(help: "Run a Darknet network at this input height instead of the cfg's.")
+    var height: Int?
+
+    @Option(help: "Run a Darknet network at this input width instead of the cfg's.")
+    var width: Int?
+
+    var options: ModelOptions {
+        ModelOptions(epsilon: bnEpsilon, epsilonPlacement: bnEpsilonMode, inputHeight: height, inputWidth: width)
+    }
+
+    func load(requireWeights: Bool = true) throws -> Network {
+        try ModelLoader.load(paths: files, options: options, requireWeights: requireWeights)
+    }
+}
+
+/// The input the network runs on.
+struct InputArguments: ParsableArguments {
+    @Option(help: "Float32 .npy input in the model's own layout: Darknet (1,C,H,W) or (C,H,W); Keras (1,H,W,C) or (H,W,C).")
+    var input: String?
+
+    @Option(help: "Seed for the synthetic input (uniform [0,1) from SplitMix64), used when --input is not given.")
+    var seed: UInt64 = 0
+
+    func make(for network: Network) throws -> ModelInput {
+        if let input { return try ModelInput.npy(path: input, network: network) }
+        return ModelInput.seeded(seed, shape: network.inputShape)
+    }
+}
+
+extension EpsilonPlacement: ExpressibleByArgument {}
+extension FixtureLayout: ExpressibleByArgument {}
+extension WeightLayout: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
+}

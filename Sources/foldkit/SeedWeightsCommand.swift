@@ -1,0 +1,25 @@
+import ArgumentParser
+import FoldKit
+import Foundation
+
+/// `foldkit seed-weights`: a deterministic synthetic .weights file for a Darknet cfg.
+struct SeedWeightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-weights",
+        abstract: "Write a complete Darknet .weights file for a cfg with seeded values (for tests and benchmarks).")
+
+    @Argument(help: "The Darknet .cfg file.")
+    var cfg: String
+
+    @Option(help: "Seed of the SplitMix64 generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Output .weights file.")
+    var out: String
+
+    func run() throws {
+        try DarknetSeededWeights.write(cfgPath: cfg, seed: seed, to: out)
+        let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        print("wrote \(out) (\(size) bytes, seed \(seed))")
+    }
+}

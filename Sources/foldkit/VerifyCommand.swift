@@ -1,0 +1,71 @@
+import ArgumentParser
+import FoldKit
+import Foundation
+
+/// `foldkit verify`: run the original and the folded network side by side and report every layer.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Compare the original network (float64) with the folded one (float32 or float16), layer by layer, and their boxes.",
+        discussion: "Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked and over tolerance or blobs changed.")
+
+    @OptionGroup var model: ModelArguments
+    @OptionGroup var input: InputArguments
+    @OptionGroup var image: ImageArguments
+
+    @Option(help: "Run the folded network from this blob folder (written by convert): sizes and sha256 are checked first.")
+    var blobs: String?
+
+    @Option(help: "Allowed absolute deviation per layer, in output units.")
+    var atol: Double = 0
+
+    @Option(help: "Allowed deviation as a fraction of each layer's largest |reference| value (default: a budget derived from float32/float16 roundoff and accumulation length).")
+    var rtol: Double?
+
+    @Flag(help: "Run the folded network with float16 weights and float16 storage between layers (MPSImage half textures).")
+    var fp16 = false
+
+    @Option(help: "Detection score threshold (objectness x class probability).")
+    var threshold: Float = 0.3
+
+    @Option(help: "IoU above which NMS drops the weaker box of the same class.")
+    var nms: Float = 0.5
+
+    @Option(name: .customLong("min-iou"), help: "Smallest IoU between an original box and its folded counterpart that passes.")
+    var minIoU: Float = 0.99
+
+    @Option(help: "Also write the report as JSON to this file (schema in Docs/Verify.md).")
+    var json: String?
+
+    func run() throws {
+        let original = try model.load()
+        var folded = try FoldBatchNorm.apply(to: original)
+        var problems: [BlobReader.Problem] = []
+        if let blobs {
+            let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
+            problems = result.problems
+            if let missing = problems.first(where: \.missing) {
+                throw FoldKitError(.io, "blob file is missing for tensor \(missing.tensor)", file: URL(fileURLWithPath: blobs).appendingPathComponent(missing.file).path)
+            }
+            guard let network = result.network else {
+                print("blob problems:")
+                problems.forEach { print("  \($0.tensor) (\($0.file)): \($0.problem)") }
+                print("FAIL: the blobs cannot be loaded")
+                throw CheckFailed()
+            }
+            folded = network
+        }
+        var prepared = try image.prepare(for: original)
+        let modelInput = try prepared?.input ?? input.make(for: original)
+        let report = try Verifier.verify(
+            original: original, folded: folded, input: modelInput,
+            options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU),
+            blobProblems: problems)
+        print(report.text())
+        if let detections = report.detections, prepared != nil {
+            try prepared?.report(detections.pairs.map(\.reference), network: original)
+        }
+        if let json { try JSONOutput.write(report, to: URL(fileURLWithPath: json)) }
+        if !report.passed { throw CheckFailed() }
+    }
+}

@@ -1,0 +1,27 @@
+import FoldKit
+import XCTest
+
+final class WeightLayoutTransformTests: XCTestCase {
+    /// Each element's value encodes its OIHW coordinates, so where it lands tells whether the move is right.
+    private func coded(_ o: Int, _ i: Int, _ y: Int, _ x: Int) -> Float { Float(o * 1000 + i * 100 + y * 10 + x) }
+
+    func testOHWIandHWIOPlaceEveryElementByTheFormula() throws {
+        let (O, I, KH, KW) = (3, 2, 2, 3)
+        var source: [Float] = []
+        for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW { source.append(coded(o, i, y, x)) } } } }
+        let dims = [O, I, KH, KW]
+        let ohwi = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .ohwi)
+        let hwio = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .hwio)
+        for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW {
+            XCTAssertEqual(ohwi[((o * KH + y) * KW + x) * I + i], coded(o, i, y, x))
+            XCTAssertEqual(hwio[((y * KW + x) * I + i) * O + o], coded(o, i, y, x))
+        } } } }
+        XCTAssertEqual(try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .oihw), source)
+        XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .ohwi), [3, 2, 3, 2])
+        XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .hwio), [2, 3, 2, 3])
+    }
+
+    func testMismatchedShapeThrows() {
+        XCTAssertThrowsError(try WeightLayoutTransform.fromOIHW([1, 2, 3], dims: [1, 1, 2, 2], to: .ohwi))
+    }
+}

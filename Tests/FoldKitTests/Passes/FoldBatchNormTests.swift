@@ -1,0 +1,54 @@
+import FoldKit
+import XCTest
+
+final class FoldBatchNormTests: XCTestCase {
+    private func convolution(bias: [Float]?, convention: EpsilonConvention) -> Convolution {
+        // 2 outputs, 1 input, 1x2 kernel.
+        Convolution(
+            inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 2,
+            weights: WeightTensor(shape: [2, 1, 1, 2], values: [1, 2, 3, 4]),
+            bias: bias.map { WeightTensor(shape: [2], values: $0) },
+            batchNorm: BatchNorm(
+                gamma: WeightTensor(shape: [2], values: [2, 0.5]), beta: WeightTensor(shape: [2], values: [0.25, -1]),
+                mean: WeightTensor(shape: [2], values: [1, -2]), variance: WeightTensor(shape: [2], values: [4, 0.25]),
+                convention: convention),
+            activation: .leaky(slope: 0.1))
+    }
+
+    func testInsideSqrtFoldMatchesHandComputation() throws {
+        let folded = try FoldBatchNorm.fold(convolution(bias: nil, convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt)))
+        // s = gamma / sqrt(var) = [2/2, 0.5/0.5] = [1, 1]; b' = beta - mean*s = [0.25 - 1, -1 + 2] = [-0.75, 1]
+        XCTAssertEqual(try folded.weights.floats(), [1, 2, 3, 4])
+        XCTAssertEqual(try folded.bias?.floats(), [-0.75, 1])
+        XCTAssertNil(folded.batchNorm)
+        XCTAssertEqual(folded.activation, .leaky(slope: 0.1))
+    }
+
+    func testEpsilonPlacementAndLayerBias() throws {
+        let eps = 0.01
+        let inside = try FoldBatchNorm.fold(convolution(bias: [0.5, 0.5], convention: EpsilonConvention(epsilon: eps, placement: .insideSqrt)))
+        let outside = try FoldBatchNorm.fold(convolution(bias: [0.5, 0.5], convention: EpsilonConvention(epsilon: eps, placement: .outsideSqrt)))
+        let sInside = [2 / (4 + eps).squareRoot(), 0.5 / (0.25 + eps).squareRoot()]
+        let sOutside = [2 / (2 + eps), 0.5 / (0.5 + eps)]
+        let w: [Double] = [1, 2, 3, 4]
+        XCTAssertEqual(try inside.weights.floats(), (0..<4).map { Float(w[$0] * sInside[$0 / 2]) })
+        XCTAssertEqual(try outside.weights.floats(), (0..<4).map { Float(w[$0] * sOutside[$0 / 2]) })
+        // b' = (beta - mean*s) + b*s
+        XCTAssertEqual(try inside.bias?.floats(), [Float((0.25 - 1 * sInside[0]) + 0.5 * sInside[0]), Float((-1 + 2 * sInside[1]) + 0.5 * sInside[1])])
+        XCTAssertNotEqual(try inside.weights.floats(), try outside.weights.floats())
+    }
+
+    func testStandaloneBatchNormBecomesChannelAffine() throws {
+        let bn = BatchNorm(gamma: nil, beta: nil, mean: WeightTensor(shape: [1], values: [3]), variance: WeightTensor(shape: [1], values: [4]),
+                           convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt))
+        guard case .channelAffine(let affine) = try FoldBatchNorm.fold(.batchNorm(bn)) else { return XCTFail("expected channelAffine") }
+        XCTAssertEqual(try affine.scale.floats(), [0.5])
+        XCTAssertEqual(try affine.shift.floats(), [-1.5])
+    }
+
+    func testFoldingIsDeterministic() throws {
+        let conv = convolution(bias: [0.1, 0.2], convention: .darknet)
+        let a = try FoldBatchNorm.fold(conv), b = try FoldBatchNorm.fold(conv)
+        XCTAssertEqual(try a.weights.floats().map(\.bitPattern), try b.weights.floats().map(\.bitPattern))
+    }
+}

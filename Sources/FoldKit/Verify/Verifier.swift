@@ -33,10 +33,19 @@ public enum Verifier {
     public static func verify(
         original: Network, folded: Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
     ) throws -> VerificationReport {
+        try verify(original: original, makeFolded: { folded }, input: input, options: options, blobProblems: blobProblems)
+    }
+
+    /// As `verify(original:folded:...)`, building the folded network only after the reference pass has
+    /// finished and released its float64 parameters, so one copy of the weights is held at a time.
+    public static func verify(
+        original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
+    ) throws -> VerificationReport {
+        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
+        let folded = try makeFolded()
         guard original.layers.count == folded.layers.count else {
             throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
-        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
         let float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
         let float16 = options.float16
             ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
@@ -57,7 +66,11 @@ public enum Verifier {
         }
         var detections: DetectionComparison?
         if original.layers.contains(where: { if case .detection = $0.kind { return true } else { return false } }) {
-            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: reference.map { $0.map(Float.init) }, threshold: options.detectionThreshold)
+            let headOutputs = original.layers.map { layer -> [Float] in
+                if case .detection = layer.kind { return reference[layer.index].map(Float.init) }
+                return []
+            }
+            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: headOutputs, threshold: options.detectionThreshold)
             let candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: candidate, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)

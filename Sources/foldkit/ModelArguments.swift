@@ -12,10 +12,10 @@ struct ModelArguments: ParsableArguments {
     @Option(name: .customLong("bn-epsilon-mode"), help: "Where epsilon goes: inside = sqrt(var + eps), outside = sqrt(var) + eps.")
     var bnEpsilonMode: EpsilonPlacement?
 
-    @Option(help: "Run a Darknet network at this input height instead of the cfg's.")
+    @Option(help: "Input height: run a fully convolutional Darknet network at another size, or set a Keras input size the model leaves undefined.")
     var height: Int?
 
-    @Option(help: "Run a Darknet network at this input width instead of the cfg's.")
+    @Option(help: "Input width (see --height).")
     var width: Int?
 
     var options: ModelOptions {

@@ -39,7 +39,7 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let original = try model.load()
-        var folded = try FoldBatchNorm.apply(to: original)
+        var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
         if let blobs {
             let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
@@ -53,12 +53,12 @@ struct VerifyCommand: ParsableCommand {
                 print("FAIL: the blobs cannot be loaded")
                 throw CheckFailed()
             }
-            folded = network
+            blobNetwork = network
         }
         var prepared = try image.prepare(for: original)
         let modelInput = try prepared?.input ?? input.make(for: original)
         let report = try Verifier.verify(
-            original: original, folded: folded, input: modelInput,
+            original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
             options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU),
             blobProblems: problems)
         print(report.text())

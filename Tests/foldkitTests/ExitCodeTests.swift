@@ -59,3 +59,36 @@ final class ExitCodeTests: XCTestCase {
         XCTAssertEqual(try CommandRunner.run(["--help"]).status, 0)
     }
 }
+
+/// Issue 3, checks 2 and 3 from the command line.
+final class DarknetNetworksCommandTests: XCTestCase {
+    func testBinaryConvolutionIsRefusedNamingTheLayer() throws {
+        let cfg = try TestData.sharedFile("darknet-cfg/yolov3-tiny_xnor.cfg").path
+        let result = try CommandRunner.run(["inspect", cfg])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("layer 2 [convolutional]"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("binary"), result.stderr)
+    }
+
+    /// Every convolution and connected layer gets a weights and a bias blob, and verify passes.
+    func testConvertWritesABlobPairPerLayerAndVerifyPasses() throws {
+        for name in ["tiny", "yolov3-tiny", "yolov4-tiny", "efficientnet-lite3", "yolov7-tiny"] {
+            let cfg = try TestData.sharedFile("darknet-cfg/\(name).cfg").path
+            let dir = try TestData.temporaryDirectory()
+            let weights = dir.appendingPathComponent("w.weights").path
+            XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+            let out = dir.appendingPathComponent("blobs")
+            let convert = try CommandRunner.run(["convert", cfg, weights, "--out", out.path])
+            XCTAssertEqual(convert.status, 0, convert.stderr)
+            let network = try ModelLoader.load(paths: [cfg, weights])
+            let parameterLayers = network.layers.filter {
+                switch $0.kind { case .convolution, .fullyConnected: return true; default: return false }
+            }.map(\.index)
+            let manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+            XCTAssertEqual(manifest.tensors.filter { $0.role == "weights" }.map(\.layer), parameterLayers, name)
+            XCTAssertEqual(manifest.tensors.filter { $0.role == "bias" }.map(\.layer), parameterLayers, name)
+            let verify = try CommandRunner.run(["verify", cfg, weights, "--blobs", out.path, "--height", "64", "--width", "64"])
+            XCTAssertEqual(verify.status, 0, "\(name): " + verify.stdout.suffix(600))
+        }
+    }
+}

@@ -22,12 +22,13 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var threshold: Float
     public var nmsIoU: Float
     public var minimumIoU: Float
-    /// Boxes after NMS.
+    /// The original's boxes after NMS.
     public var referenceCount: Int
+    /// The folded network's counterparts of those boxes, plus folded-only boxes clearly above the threshold.
     public var candidateCount: Int
     /// The original network's boxes after NMS, each with its folded counterpart (same head, cell, anchor, class).
     public var pairs: [Pair]
-    /// Folded boxes after NMS with no original counterpart.
+    /// Folded boxes clearly above the threshold with no original counterpart.
     public var unpairedCandidates: [Detection]
     /// Boxes before NMS paired by identity.
     public var pairedBeforeNMS: Int
@@ -60,22 +61,22 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         let borderline = max(1e-4, 4 * largestDifference)
         let clearly = onlyOne.filter { $0.score - threshold > borderline }
 
+        // NMS runs on the original's boxes; the folded network's kept boxes are their counterparts plus
+        // any folded-only box clearly above the threshold (NMS of the folded boxes would differ only in
+        // borderline choices, which are not judged).
         let referenceKept = DetectionDecoder.nonMaxSuppression(referenceCandidates, iouThreshold: nmsIoU)
-        let candidateKept = DetectionDecoder.nonMaxSuppression(candidateCandidates, iouThreshold: nmsIoU)
-        let keptByKey = Dictionary(candidateKept.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
         pairs = referenceKept.map { box in
-            guard let other = keptByKey[key(box)] ?? candidateByKey[key(box)] else {
+            guard let other = candidateByKey[key(box)] else {
                 return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
             }
             return Pair(reference: box, candidate: other, iou: box.iou(other), scoreDifference: abs(box.score - other.score))
         }
-        let referenceKeptKeys = Set(referenceKept.map(key))
-        unpairedCandidates = candidateKept.filter { !referenceKeptKeys.contains(key($0)) }
+        unpairedCandidates = clearly.filter { !referenceKeys.contains(key($0)) }
         self.threshold = threshold
         self.nmsIoU = nmsIoU
         self.minimumIoU = minimumIoU
         referenceCount = referenceKept.count
-        candidateCount = candidateKept.count
+        candidateCount = pairs.filter { $0.candidate != nil }.count + unpairedCandidates.count
         pairedBeforeNMS = paired
         self.borderline = borderline
         borderlineUnpaired = onlyOne.count - clearly.count

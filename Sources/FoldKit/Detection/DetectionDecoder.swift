@@ -86,19 +86,33 @@ public enum DetectionDecoder {
 
     /// Per-class greedy non-max suppression: boxes sorted by score; a box is dropped when its IoU with a
     /// kept box of the same class exceeds `iouThreshold`. Returns boxes sorted by descending score.
-    ///
-    /// Kept boxes are indexed by area (`KeptBoxes`): IoU <= smaller area / larger area, so a candidate is
-    /// compared only with kept boxes whose area is within a factor of about the threshold of its own.
-    /// The result is the same as comparing with every kept box (thousands of boxes per class from a
-    /// network with random weights no longer cost seconds).
+    /// Kept boxes are indexed in a 32 x 32 grid per class, so each candidate is compared only with kept
+    /// boxes that overlap its grid cells (boxes with no overlap have IoU 0 and cannot suppress it).
     public static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
         let sorted = detections.sorted { $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor) }
+        let grid = 32
+        func cells(_ d: Detection) -> (ClosedRange<Int>, ClosedRange<Int>) {
+            func clamp(_ v: Float) -> Int { min(max(Int((v * Float(grid)).rounded(.down)), 0), grid - 1) }
+            let x0 = clamp(d.x - d.width / 2), x1 = clamp(d.x + d.width / 2)
+            let y0 = clamp(d.y - d.height / 2), y1 = clamp(d.y + d.height / 2)
+            return (min(x0, x1)...max(x0, x1), min(y0, y1)...max(y0, y1))
+        }
         var kept: [Detection] = []
-        var keptByClass: [Int: KeptBoxes] = [:]
+        var buckets: [Int: [[Int]]] = [:]  // class -> grid cell -> indices into kept
         for candidate in sorted {
-            if let same = keptByClass[candidate.classIndex], same.suppresses(candidate, iouThreshold: iouThreshold) { continue }
+            let (xs, ys) = cells(candidate)
+            var suppressed = false
+            if let classBuckets = buckets[candidate.classIndex] {
+                search: for y in ys { for x in xs { for k in classBuckets[y * grid + x] where kept[k].iou(candidate) > iouThreshold {
+                    suppressed = true
+                    break search
+                } } }
+            }
+            if suppressed { continue }
             kept.append(candidate)
-            keptByClass[candidate.classIndex, default: KeptBoxes()].insert(candidate)
+            var classBuckets = buckets.removeValue(forKey: candidate.classIndex) ?? Array(repeating: [], count: grid * grid)
+            for y in ys { for x in xs { classBuckets[y * grid + x].append(kept.count - 1) } }
+            buckets[candidate.classIndex] = classBuckets
         }
         return kept
     }

@@ -52,6 +52,7 @@ public enum FixtureChecker {
         let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
         let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
         let outputs = try FixtureWriter.compute(network: network, input: input)
+        let vectors = FixtureWriter.vectorLayers(network)
         var drifts: [TensorDrift] = []
         for (position, entry) in manifest.tensors.enumerated() {
             let path = folder.appendingPathComponent(entry.file).path
@@ -60,7 +61,7 @@ public enum FixtureChecker {
                 continue
             }
             let shape = FixtureWriter.describe(network: network, position: position).shape
-            let fresh = FixtureWriter.arrange(outputs[position], shape: shape, layout: layout)
+            let fresh = FixtureWriter.arrange(outputs[position], position: position, shape: shape, layout: layout, vectors: vectors)
             guard fresh.shape == stored.shape else {
                 drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
                                           problem: "shape \(stored.shape), recomputed \(fresh.shape)"))

@@ -70,12 +70,13 @@ public enum FixtureWriter {
     @discardableResult
     public static func write(network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL) throws -> FixtureManifest {
         let outputs = try compute(network: network, input: input)
+        let vectors = vectorLayers(network)
         return try AtomicOutputDirectory.write(to: destination) { folder in
             var tensors: [FixtureManifest.Tensor] = []
             var packed: [(name: String, values: [Float], shape: [Int])] = []
             for (index, values) in outputs.enumerated() {
                 let entry = describe(network: network, position: index)
-                let arranged = arrange(values, shape: entry.shape, layout: layout)
+                let arranged = arrange(values, position: index, shape: entry.shape, layout: layout, vectors: vectors)
                 let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
                 let url = try folder.url(for: entry.fileName)
                 do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
@@ -98,6 +99,26 @@ public enum FixtureWriter {
         }
     }
 
+    /// Keras layers whose output is a rank-2 (batch, features) tensor: Dense, Flatten, global pooling,
+    /// and element-wise layers on those. Their fixtures have shape (1, N) as Keras' own outputs do;
+    /// Darknet has no such rank, so its outputs stay (1, C, 1, 1).
+    static func vectorLayers(_ network: Network) -> Set<Int> {
+        guard network.format == .keras else { return [] }
+        var vectors = Set<Int>()
+        for layer in network.layers {
+            let isVector: Bool
+            switch layer.kind {
+            case .fullyConnected, .globalAveragePool, .globalMaxPool: isVector = true
+            case .reshape(let r): isVector = r.target.height == 1 && r.target.width == 1
+            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .concatenation:
+                isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
+            default: isVector = false
+            }
+            if isVector { vectors.insert(layer.index) }
+        }
+        return vectors
+    }
+
     static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
 
     /// The input followed by every layer's output, channel-major float32.
@@ -113,6 +134,13 @@ public enum FixtureWriter {
         let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
         let suffix = network.format == .darknet ? "" : "_" + SafeFileName.sanitize(layer.name)
         return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, layer.kind.typeName, layer.outputShape)
+    }
+
+    /// `arrange` for tensor `position` (0 = input), giving Keras' rank-2 outputs the shape (1, N).
+    static func arrange(_ values: [Float], position: Int, shape: ActivationShape, layout: FixtureLayout, vectors: Set<Int>) -> (values: [Float], shape: [Int]) {
+        var arranged = arrange(values, shape: shape, layout: layout)
+        if position > 0, vectors.contains(position - 1), layout != .sliced { arranged.shape = [1, shape.channels] }
+        return arranged
     }
 
     /// Rearranges channel-major values into `layout`, returning values and the .npy shape.

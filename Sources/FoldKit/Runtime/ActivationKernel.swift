@@ -14,7 +14,8 @@ enum ActivationFunction {
     @_specialize(where Scalar == Double)
     static func apply<Scalar: ExecutorScalar>(_ activation: Activation, to buffer: UnsafeMutableBufferPointer<Scalar>) {
         if case .linear = activation { return }
-        let work = buffer.count * (isTranscendental(activation) ? 20 : 1)
+        // Cheap activations are bandwidth-bound: one pass on this thread (see `Parallel`).
+        let work = isTranscendental(activation) ? buffer.count * 20 : 0
         Parallel.forRanges(buffer.count, totalWork: work) { range in
             applySerial(activation, to: UnsafeMutableBufferPointer(rebasing: buffer[range]))
         }

@@ -57,7 +57,7 @@ struct ChannelEpilogue<Scalar: ExecutorScalar> {
     @_specialize(where Scalar == Double)
     func apply(to output: UnsafeMutableBufferPointer<Scalar>, channels: Int, planeSize: Int) {
         if bias != nil || batchNorm != nil {
-            Parallel.forEach(channels, totalWork: channels * planeSize * (batchNorm == nil ? 1 : 4)) { c in
+            Parallel.forEach(channels, totalWork: batchNorm == nil ? 0 : channels * planeSize * 4) { c in
                 let values = UnsafeMutableBufferPointer(rebasing: output[(c * planeSize)..<((c + 1) * planeSize)])
                 if let bias {
                     let b = bias[c]

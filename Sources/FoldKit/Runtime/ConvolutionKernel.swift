@@ -154,7 +154,7 @@ struct ConvolutionGeometry {
         let taps = kernelHeight * kernelWidth
         let planeIn = input.planeSize, planeOut = output.planeSize
         let outW = output.width
-        Parallel.forEach(rows, totalWork: rows * planeOut) { r in
+        for r in 0..<rows {
             let c = r / taps, ky = (r / kernelWidth) % kernelHeight, kx = r % kernelWidth
             let src = source + (firstChannel + c) * planeIn
             let dst = columns + r * planeOut

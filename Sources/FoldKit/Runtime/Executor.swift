@@ -48,11 +48,26 @@ public final class Executor<Scalar: ExecutorScalar> {
     }
 
     private static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
+        for input in layer.inputs where input != Network.inputIndex && !(0..<layer.index).contains(input) {
+            throw FoldKitError(.badInput, "input refers to layer \(input), which does not come before this one",
+                               file: layer.source.file, line: layer.source.line, layer: layer.label)
+        }
         let inputShapes = layer.inputs.map { network.shape(of: $0) }
         guard let first = inputShapes.first else {
             throw FoldKitError(.badInput, "layer has no input", file: layer.source.file, line: layer.source.line, layer: layer.label)
         }
+        // The kernels index buffers by these shapes: re-check them rather than trust a hand-built Network.
         let output = layer.outputShape
+        let inferred: ActivationShape
+        do {
+            inferred = try layer.kind.outputShape(for: inputShapes)
+        } catch let error as FoldKitError {
+            throw error.located(file: layer.source.file, line: layer.source.line, layer: layer.label)
+        }
+        guard inferred == output else {
+            throw FoldKitError(.badInput, "layer output shape does not follow from its inputs", file: layer.source.file,
+                               line: layer.source.line, layer: layer.label, expected: "\(inferred)", found: "\(output)")
+        }
         let kernel: any LayerKernel<Scalar>
         switch layer.kind {
         case .identity, .detection:
@@ -72,6 +87,10 @@ public final class Executor<Scalar: ExecutorScalar> {
         case .prelu(let alpha):
             kernel = try PReLUKernel<Scalar>(alpha: alpha, shape: first, layer: layer, options: options)
         case .softmax(let axis):
+            if case .flattened(let groups) = axis, groups < 1 || first.count % groups != 0 {
+                throw FoldKitError(.badInput, "softmax groups must divide the input size", file: layer.source.file,
+                                   line: layer.source.line, layer: layer.label, expected: "a divisor of \(first.count)", found: "groups=\(groups)")
+            }
             kernel = SoftmaxKernel<Scalar>(axis: axis, shape: first)
         case .batchNorm(let bn):
             kernel = BatchNormKernel<Scalar>(batchNorm: try PreparedBatchNorm(bn, channels: first.channels, layer: layer), shape: first)

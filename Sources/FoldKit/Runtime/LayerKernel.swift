@@ -14,6 +14,9 @@ extension LayerKernel {
 }
 
 /// Converts a parameter tensor to `Scalar`, optionally rounding to binary16, checking its size.
+/// For `Float` without rounding the values are used as read (no copy).
+@_specialize(where Scalar == Float)
+@_specialize(where Scalar == Double)
 func scalarParameters<Scalar: ExecutorScalar>(
     _ tensor: WeightTensor, count: Int, role: String, layer: Layer, roundToHalf: Bool
 ) throws -> [Scalar] {
@@ -27,6 +30,17 @@ func scalarParameters<Scalar: ExecutorScalar>(
         throw FoldKitError(.badInput, "\(role) has the wrong number of values", file: layer.source.file,
                            line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
     }
-    if roundToHalf { return values.map { Scalar($0).roundedToHalf() } }
-    return values.map { Scalar($0) }
+    if Scalar.self == Float.self && !roundToHalf {
+        return unsafeBitCast(values, to: [Scalar].self)
+    }
+    return [Scalar](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+        values.withUnsafeBufferPointer { source in
+            if roundToHalf {
+                for i in source.indices { buffer[i] = Scalar(source[i]).roundedToHalf() }
+            } else {
+                for i in source.indices { buffer[i] = Scalar(source[i]) }
+            }
+        }
+        initialized = values.count
+    }
 }

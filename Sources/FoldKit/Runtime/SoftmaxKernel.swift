@@ -12,8 +12,8 @@ struct SoftmaxKernel<Scalar: ExecutorScalar>: LayerKernel {
         inputs[0].withUnsafeBufferPointer { input in
             switch axis {
             case .flattened(let groups):
-                let n = shape.count / Swift.max(groups, 1)
-                for g in 0..<Swift.max(groups, 1) {
+                let n = shape.count / groups
+                for g in 0..<groups {
                     softmax(input, output, start: g * n, count: n, stride: 1)
                 }
             case .perPixelChannels:

@@ -51,22 +51,15 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
             if d > maxDev { maxDev = d; worst = i }
         }
         if reference.count != candidate.count { maxDev = .infinity }
-        // The order statistics the quantiles need, by selection (the values a full sort would put there).
-        func rank(_ q: Double) -> Int { min(n - 1, Int((q * Double(n - 1)).rounded())) }
-        var quantiles: [Int: Double] = [:]
-        if n > 0 {
-            let median = rank(0.5), p99 = rank(0.99)
-            quantiles[median] = OrderStatistic.select(&deviations, rank: median, in: 0..<n)
-            quantiles[p99] = OrderStatistic.select(&deviations, rank: p99, in: median..<n)
-        }
-        func quantile(_ q: Double) -> Double { n == 0 ? 0 : quantiles[rank(q)] ?? 0 }
+        let median = Quantile.quantile(&deviations, 0.5)
+        let p99 = Quantile.quantile(&deviations, 0.99)
         let plane = max(shape.height * shape.width, 1)
         let allowed = atol + rtol * maxRef
         return LayerDeviation(
             index: layer.index, name: layer.name, type: layer.kind.typeName,
             shape: [shape.channels, shape.height, shape.width], maxAbsReference: maxRef, maxAbsDeviation: maxDev,
             relativeDeviation: maxRef > 0 ? maxDev / maxRef : (maxDev == 0 ? 0 : .infinity),
-            meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: quantile(0.5), p99AbsDeviation: quantile(0.99),
+            meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: median, p99AbsDeviation: p99,
             at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)),
             relativeTolerance: rtol, allowed: allowed, pass: maxDev <= allowed)
     }

@@ -42,8 +42,15 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     public var blobProblems: [BlobReader.Problem]?
     /// Float16 range problems (with --fp16).
     public var float16Hazards: [Float16Hazard]?
+    /// Wall-clock seconds of each phase of the check.
+    public var timings: [Timing]
     /// "pass" or "fail".
     public var verdict: String
+
+    public struct Timing: Codable, Equatable, Sendable {
+        public var phase: String
+        public var seconds: Double
+    }
 
     public var passed: Bool { verdict == "pass" }
 
@@ -106,6 +113,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             lines += problems.map { "  \($0.tensor) (\($0.file)): \($0.problem)" }
         }
         lines.append("")
+        lines.append("time: " + timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
         if passed {
             let worst = layers.map(\.relativeDeviation).max() ?? 0
             lines.append("PASS: all \(layers.count) layers within tolerance (largest relative deviation \(format(worst)))")

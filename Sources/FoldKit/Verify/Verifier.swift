@@ -1,3 +1,4 @@
+import Dispatch
 import FoldKitCore
 
 /// Runs the original network (batch norm unfolded, float64) and the folded network (float32, or
@@ -33,14 +34,28 @@ public enum Verifier {
     public static func verify(
         original: Network, folded: Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
     ) throws -> VerificationReport {
+        try verify(original: original, makeFolded: { folded }, input: input, options: options, blobProblems: blobProblems)
+    }
+
+    /// As `verify(original:folded:...)`, building the folded network only after the reference pass has
+    /// finished and released its float64 parameters, so one copy of the weights is held at a time.
+    public static func verify(
+        original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
+    ) throws -> VerificationReport {
+        var clock = PhaseClock()
+        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
+        clock.lap("reference pass (float64)")
+        let folded = try makeFolded()
+        clock.lap("fold")
         guard original.layers.count == folded.layers.count else {
             throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
-        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
         let float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
+        clock.lap("folded pass (float32)")
         let float16 = options.float16
             ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
             : nil
+        if options.float16 { clock.lap("folded pass (float16 storage)") }
         let candidate = float16 ?? float32
         let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
         var layers: [LayerDeviation] = []
@@ -55,13 +70,19 @@ public enum Verifier {
                 storageOnly.append(DeviationSummary(.measure(layer: layer, reference: float32[layer.index], candidate: float16[layer.index], atol: 0, rtol: 0)))
             }
         }
+        clock.lap("layer comparison")
         var detections: DetectionComparison?
         if original.layers.contains(where: { if case .detection = $0.kind { return true } else { return false } }) {
-            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: reference.map { $0.map(Float.init) }, threshold: options.detectionThreshold)
+            let headOutputs = original.layers.map { layer -> [Float] in
+                if case .detection = layer.kind { return reference[layer.index].map(Float.init) }
+                return []
+            }
+            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: headOutputs, threshold: options.detectionThreshold)
             let candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: candidate, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)
         }
+        if detections != nil { clock.lap("box decoding and comparison") }
         let hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
         let first = layers.first { !$0.pass }
         let pass = first == nil && (detections?.pass ?? true) && blobProblems.isEmpty
@@ -78,6 +99,18 @@ public enum Verifier {
             layers: layers, foldDeviation: options.float16 ? foldOnly : nil, float16StorageDeviation: options.float16 ? storageOnly : nil,
             firstLayerOverTolerance: first.map { .init(index: $0.index, name: $0.name, type: $0.type) },
             detections: detections, blobProblems: blobProblems.isEmpty ? nil : blobProblems, float16Hazards: hazards,
-            verdict: pass ? "pass" : "fail")
+            timings: clock.laps, verdict: pass ? "pass" : "fail")
+    }
+}
+
+/// Wall-clock seconds per phase, for the report.
+struct PhaseClock {
+    private var last = DispatchTime.now()
+    private(set) var laps: [VerificationReport.Timing] = []
+
+    mutating func lap(_ phase: String) {
+        let now = DispatchTime.now()
+        laps.append(.init(phase: phase, seconds: Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e9))
+        last = now
     }
 }

@@ -69,3 +69,20 @@ final class DetectionDecoderTests: XCTestCase {
         XCTAssertEqual(a.iou(a), 1, accuracy: 1e-6)
     }
 }
+
+final class NonMaxSuppressionScaleTests: XCTestCase {
+    /// The grid-indexed NMS must keep exactly what the plain all-pairs greedy NMS keeps.
+    func testGridIndexMatchesAllPairsGreedy() {
+        var rng = SplitMix64(seed: 5)
+        var boxes: [Detection] = []
+        for i in 0..<600 {
+            boxes.append(Detection(classIndex: Int(rng.next() % 3), score: Float(rng.nextUnit()), objectness: 1,
+                                   x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(0.02 + 0.4 * rng.nextUnit()),
+                                   height: Float(0.02 + 0.4 * rng.nextUnit()), cell: i))
+        }
+        let sorted = boxes.sorted { $0.score > $1.score }
+        var expected: [Detection] = []
+        for b in sorted where !expected.contains(where: { $0.classIndex == b.classIndex && $0.iou(b) > 0.5 }) { expected.append(b) }
+        XCTAssertEqual(DetectionDecoder.nonMaxSuppression(boxes, iouThreshold: 0.5), expected)
+    }
+}

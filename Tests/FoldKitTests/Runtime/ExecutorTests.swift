@@ -88,6 +88,22 @@ final class ExecutorTests: XCTestCase {
         }
     }
 
+    func testInconsistentHandBuiltNetworksAreRefused() throws {
+        var network = try S.single(.activation(.relu), input: .vector(4))
+        network.layers[0].outputShape = .vector(5)
+        XCTAssertThrowsError(try Executor<Float>(network: network)) { error in
+            XCTAssertEqual((error as? FoldKitError)?.expected, "4x1x1")
+            XCTAssertEqual((error as? FoldKitError)?.found, "5x1x1")
+        }
+        network.layers[0].outputShape = .vector(4)
+        network.layers[0].inputs = [3]
+        XCTAssertThrowsError(try Executor<Float>(network: network))
+        let softmax = try S.single(.softmax(.flattened(groups: 3)), input: .vector(4))
+        XCTAssertThrowsError(try Executor<Float>(network: softmax)) { error in
+            XCTAssertEqual((error as? FoldKitError)?.found, "groups=3")
+        }
+    }
+
     func testFileBackedWeightsAreReadAtInit() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-executor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

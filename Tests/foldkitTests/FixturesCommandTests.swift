@@ -1,0 +1,82 @@
+import FoldKit
+import FoldKitTestSupport
+import Foundation
+import XCTest
+
+/// `foldkit fixtures` from the command line against independent references: OpenCV 4.x for Darknet
+/// (issue 2 check 3, issue 3 check 1) and Keras' own predictions (issue 4 check 1).
+final class FixturesCommandTests: XCTestCase {
+    private func maxDeviation(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.max() ?? .infinity }
+
+    func testDarknetFixturesMatchOpenCVWithEpsilon1e6() throws {
+        for model in ["cifar_small", "mnist_lenet", "DroNet_car"] {
+            let reference = TestData.fixture("opencv/\(model)")
+            struct Meta: Decodable {
+                struct Layer: Decodable { var index: Int; var file: String }
+                struct Size: Decodable { var height: Int; var width: Int }
+                var cfg: String; var weights: [String: String]; var inputSize: Size; var layers: [Layer]
+            }
+            let meta = try JSONDecoder().decode(Meta.self, from: Data(contentsOf: reference.appendingPathComponent("meta.json")))
+            let cfg = try TestData.sharedFile(meta.cfg).path
+            let weights = try TestData.sharedFile(meta.weights["path"] ?? "").path
+            let out = try TestData.temporaryDirectory().appendingPathComponent("fixtures")
+            let result = try CommandRunner.run(["fixtures", cfg, weights, "--layout", "nchw", "--bn-epsilon", "1e-6",
+                                                "--input", reference.appendingPathComponent("input.npy").path, "--out", out.path,
+                                                "--height", String(meta.inputSize.height), "--width", String(meta.inputSize.width)])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            for layer in meta.layers {
+                let ours = try NPYFile.read(path: out.appendingPathComponent(String(format: "layer_%03d.npy", layer.index)).path)
+                let opencv = try NPYFile.read(path: reference.appendingPathComponent(layer.file).path)
+                // OpenCV drops the 1x1 spatial axes of [connected] outputs; Darknet has no rank, FoldKit keeps (1, C, 1, 1).
+                XCTAssertEqual(ours.shape.reduce(1, *), opencv.shape.reduce(1, *), "\(model) layer \(layer.index)")
+                let scale = opencv.values.map { abs($0) }.max() ?? 0
+                XCTAssertLessThanOrEqual(maxDeviation(ours.values, opencv.values), 1e-4 * scale, "\(model) layer \(layer.index)")
+            }
+        }
+    }
+
+    func testKerasFixturesInNHWCReproduceKerasPredictions() throws {
+        for file in ["dag.tfkeras.h5", "dag.keras3.h5", "dag.keras"] {
+            let out = try TestData.temporaryDirectory().appendingPathComponent("fixtures")
+            let result = try CommandRunner.run(["fixtures", TestData.fixture("keras/\(file)").path, "--layout", "nhwc",
+                                                "--input", TestData.fixture("keras/dag.input.npy").path, "--out", out.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            struct Manifest: Decodable { struct T: Decodable { var file: String; var name: String }; var tensors: [T] }
+            let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+            // Keras' outputs: every file dag.<saver>.out<k>.npy must equal one of our layer outputs.
+            let saver = file.hasSuffix(".keras") ? "keras3" : String(file.split(separator: ".")[1])
+            for k in 0..<2 {
+                let expected = try NPYFile.read(path: TestData.fixture("keras/dag.\(saver).out\(k).npy").path)
+                let scale = expected.values.map { abs($0) }.max() ?? 0
+                let best = try manifest.tensors.map { t -> Float in
+                    let ours = try NPYFile.read(path: out.appendingPathComponent(t.file).path)
+                    return ours.shape == expected.shape ? maxDeviation(ours.values, expected.values) : .infinity
+                }.min() ?? .infinity
+                XCTAssertLessThanOrEqual(best, 1e-4 * scale, "\(file) output \(k)")
+            }
+        }
+    }
+
+    func testSeededFixturesAreDeterministicAndCheckDetectsDrift() throws {
+        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
+        let dir = try TestData.temporaryDirectory()
+        let weights = dir.appendingPathComponent("w.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        for layout in ["sliced", "nhwc"] {
+            let a = dir.appendingPathComponent("a-\(layout)"), b = dir.appendingPathComponent("b-\(layout)")
+            XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--layout", layout, "--npz", "--out", a.path]).status, 0)
+            XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--layout", layout, "--npz", "--out", b.path]).status, 0)
+            XCTAssertEqual(try Data(contentsOf: a.appendingPathComponent("manifest.json")), try Data(contentsOf: b.appendingPathComponent("manifest.json")))
+            let check = try CommandRunner.run(["fixtures", cfg, weights, "--check", a.path])
+            XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+            // Change one stored value: --check must report drift and exit 2.
+            let file = a.appendingPathComponent("layer_002.npy")
+            var stored = try NPYFile.read(path: file.path)
+            stored.values[0] += 0.5
+            try NPYFile.write(values: stored.values, shape: stored.shape, to: file)
+            let drift = try CommandRunner.run(["fixtures", cfg, weights, "--check", a.path])
+            XCTAssertEqual(drift.status, 2, drift.stdout)
+            XCTAssertTrue(drift.stdout.contains("layer_002.npy"), drift.stdout)
+        }
+    }
+}

@@ -58,16 +58,19 @@ public enum Verifier {
         if options.float16 { clock.lap("folded pass (float16 storage)") }
         let candidate = float16 ?? float32
         let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
-        var layers: [LayerDeviation] = []
+        // Layers are measured independently: spread them over the cores (each measure is a streaming pass).
+        let layers: [LayerDeviation] = Verifier.concurrentMap(original.layers) { layer in
+            LayerDeviation.measure(layer: layer, reference: reference[layer.index], candidate: candidate[layer.index],
+                                   atol: options.absoluteTolerance, rtol: options.relativeTolerance ?? budgets[layer.index])
+        }
         var foldOnly: [DeviationSummary] = []
         var storageOnly: [DeviationSummary] = []
-        for layer in original.layers {
-            let rtol = options.relativeTolerance ?? budgets[layer.index]
-            layers.append(LayerDeviation.measure(layer: layer, reference: reference[layer.index], candidate: candidate[layer.index],
-                                                 atol: options.absoluteTolerance, rtol: rtol))
-            if let float16 {
-                foldOnly.append(DeviationSummary(.measure(layer: layer, reference: reference[layer.index], candidate: float32[layer.index], atol: 0, rtol: 0)))
-                storageOnly.append(DeviationSummary(.measure(layer: layer, reference: float32[layer.index], candidate: float16[layer.index], atol: 0, rtol: 0)))
+        if let float16 {
+            foldOnly = Verifier.concurrentMap(original.layers) { layer in
+                DeviationSummary(.measure(layer: layer, reference: reference[layer.index], candidate: float32[layer.index], atol: 0, rtol: 0))
+            }
+            storageOnly = Verifier.concurrentMap(original.layers) { layer in
+                DeviationSummary(.measure(layer: layer, reference: float32[layer.index], candidate: float16[layer.index], atol: 0, rtol: 0))
             }
         }
         clock.lap("layer comparison")
@@ -100,6 +103,19 @@ public enum Verifier {
             firstLayerOverTolerance: first.map { .init(index: $0.index, name: $0.name, type: $0.type) },
             detections: detections, blobProblems: blobProblems.isEmpty ? nil : blobProblems, float16Hazards: hazards,
             timings: clock.laps, verdict: pass ? "pass" : "fail")
+    }
+}
+
+extension Verifier {
+    /// `items.map(transform)`, the items spread over the machine's cores (results in input order).
+    static func concurrentMap<T, U>(_ items: [T], _ transform: (T) -> U) -> [U] {
+        var results = [U?](repeating: nil, count: items.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            DispatchQueue.concurrentPerform(iterations: items.count) { i in
+                slots[i] = transform(items[i])
+            }
+        }
+        return results.compactMap { $0 }
     }
 }
 

@@ -95,17 +95,20 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU)): original \(d.referenceCount), folded \(d.candidateCount)")
             for pair in d.pairs {
                 let r = pair.reference
-                lines.append(CFormat.string("  class %ld  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.classIndex, r.score, r.x, r.y, r.width, r.height)
-                    + (pair.candidate == nil ? "NO MATCH in folded" : CFormat.string("folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
+                func f4(_ v: Float) -> String { PrintfFormat.fixed(Double(v), digits: 4) }
+                // "  class %d  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  " then the match
+                lines.append("  class \(r.classIndex)  score \(f4(r.score))  box x \(f4(r.x)) y \(f4(r.y)) w \(f4(r.width)) h \(f4(r.height)) (fractions of the input)  "
+                    + (pair.candidate == nil ? "NO MATCH in folded"
+                        : "folded IoU \(PrintfFormat.fixed(Double(pair.iou), digits: 5)), score diff \(PrintfFormat.scientific(Double(pair.scoreDifference), digits: 2))"))
             }
             for extra in d.unpairedCandidates {
-                lines.append(CFormat.string("  folded only: class %ld score %.4f", extra.classIndex, extra.score))
+                lines.append(PrintfFormat.string("  folded only: class %ld score %.4f", extra.classIndex, extra.score))
             }
             lines.append("before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it")
             for box in d.clearlyUnpaired.prefix(10) {
-                lines.append(CFormat.string("  only in one network: class %ld score %.4f head %ld cell %ld anchor %ld", box.classIndex, box.score, box.head, box.cell, box.anchor))
+                lines.append(PrintfFormat.string("  only in one network: class %ld score %.4f head %ld cell %ld anchor %ld", box.classIndex, box.score, box.head, box.cell, box.anchor))
             }
-            lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(CFormat.string("%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
+            lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(PrintfFormat.string("%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
         }
         if let problems = blobProblems {
             lines.append("")
@@ -113,7 +116,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             lines += problems.map { "  \($0.tensor) (\($0.file)): \($0.problem)" }
         }
         lines.append("")
-        lines.append("time: " + timings.map { "\($0.phase) \(CFormat.string("%.2f", $0.seconds)) s" }.joined(separator: ", "))
+        lines.append("time: " + timings.map { "\($0.phase) \(PrintfFormat.string("%.2f", $0.seconds)) s" }.joined(separator: ", "))
         if passed {
             let worst = layers.map(\.relativeDeviation).max() ?? 0
             lines.append("PASS: all \(layers.count) layers within tolerance (largest relative deviation \(format(worst)))")
@@ -130,6 +133,6 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     }
 
     private func format(_ value: Double) -> String {
-        value == 0 ? "0" : CFormat.string("%.2e", value)
+        value == 0 ? "0" : PrintfFormat.scientific(value, digits: 2)
     }
 }

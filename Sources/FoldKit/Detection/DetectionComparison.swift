@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Compares the boxes of the original network with the folded network's.
 ///
 /// Boxes are paired by identity before NMS: the same head, grid cell, anchor and class. Every pair's
@@ -67,7 +70,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         // NMS runs on the original's boxes; the folded network's kept boxes are their counterparts plus
         // any folded-only box clearly above the threshold (NMS of the folded boxes would differ only in
         // borderline choices, which are not judged).
-        let referenceKept = DetectionDecoder.nonMaxSuppression(referenceCandidates, iouThreshold: nmsIoU)
+        let referenceKept = ClassParallelNMS.apply(referenceCandidates, iouThreshold: nmsIoU)
         pairs = referenceKept.map { box in
             guard let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) else {
                 return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
@@ -115,5 +118,39 @@ struct BoxIdentityIndex {
             if entries[mid].key < key { low = mid + 1 } else { high = mid }
         }
         return low < entries.count && entries[low].key == key ? entries[low].index : nil
+    }
+}
+
+/// `DetectionDecoder.nonMaxSuppression` spread over the cores. NMS is per class (a box is only ever
+/// suppressed by a kept box of its own class), so the classes are split into groups of about equal work
+/// (greedy, largest first, work ~ boxes^2 of a class), each group is suppressed on its own, and the kept
+/// boxes are put back in NMS's order (descending score, then class, head, cell, anchor): the result is
+/// the same list NMS of all boxes at once returns.
+enum ClassParallelNMS {
+    static func apply(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        guard workers > 1, detections.count >= 4096 else {
+            return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold)
+        }
+        var byClass: [Int: [Detection]] = [:]
+        for box in detections { byClass[box.classIndex, default: []].append(box) }
+        guard byClass.count > 1 else { return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold) }
+        let groupCount = min(byClass.count, 4 * workers)
+        var groups = [[Detection]](repeating: [], count: groupCount)
+        var load = [Double](repeating: 0, count: groupCount)
+        for (_, boxes) in byClass.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
+            let lightest = load.indices.min { load[$0] < load[$1] } ?? 0
+            groups[lightest] += boxes
+            load[lightest] += Double(boxes.count) * Double(boxes.count)
+        }
+        var kept = [[Detection]](repeating: [], count: groupCount)
+        kept.withUnsafeMutableBufferPointer { slots in
+            DispatchQueue.concurrentPerform(iterations: groupCount) { g in
+                slots[g] = DetectionDecoder.nonMaxSuppression(groups[g], iouThreshold: iouThreshold)
+            }
+        }
+        return kept.flatMap { $0 }.sorted {
+            $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor)
+        }
     }
 }

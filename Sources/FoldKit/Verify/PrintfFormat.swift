@@ -39,62 +39,134 @@ public enum PrintfFormat {
 
     /// printf's "%.<digits>f" of `value` (digits 0...9).
     public static func fixed(_ value: Double, digits: Int) -> String {
-        guard value.isFinite, (0...9).contains(digits) else { return string("%.*f", Int32(clamping: digits), value) }
-        let magnitude = abs(value), scale = powersOfTen[digits]
-        let scaled = magnitude * scale
-        guard scaled < 0x1p53, (-scaled).addingProduct(magnitude, scale) == 0 else {
-            return string("%.*f", Int32(digits), value)
-        }
-        let units = UInt64(scaled.rounded(.toNearestOrEven))
-        let unit = UInt64(scale)
-        var text = value.sign == .minus ? "-" : ""
-        text += String(units / unit)
-        if digits > 0 {
-            text += "."
-            text += padded(units % unit, width: digits)
-        }
-        return text
+        var text = ASCIIText()
+        text.appendFixed(value, digits: digits)
+        return text.string
     }
 
     /// printf's "%.<digits>e" of `value` (digits 0...9): d.ddd followed by e, sign and at least two exponent digits.
     public static func scientific(_ value: Double, digits: Int) -> String {
-        guard value.isFinite, (0...9).contains(digits) else { return string("%.*e", Int32(clamping: digits), value) }
-        let sign = value.sign == .minus ? "-" : ""
-        let magnitude = abs(value)
-        if magnitude == 0 { return sign + "0" + (digits > 0 ? "." + String(repeating: "0", count: digits) : "") + "e+00" }
+        var text = ASCIIText()
+        text.appendScientific(value, digits: digits)
+        return text.string
+    }
+
+    /// The integer of %.<digits>f of |value| scaled by 10^digits, when one product gives it exactly.
+    fileprivate static func fixedUnits(_ magnitude: Double, digits: Int) -> UInt64? {
+        let scale = powersOfTen[digits]
+        let scaled = magnitude * scale
+        guard scaled < 0x1p53, (-scaled).addingProduct(magnitude, scale) == 0 else { return nil }
+        return UInt64(scaled.rounded(.toNearestOrEven))
+    }
+
+    /// The digits (an integer of digits + 1 decimal digits) and decimal exponent of %.<digits>e of
+    /// |value| > 0, when one product or quotient gives them exactly.
+    fileprivate static func scientificUnits(_ magnitude: Double, digits: Int) -> (units: UInt64, exponent: Int)? {
         let low = powersOfTen[digits], high = powersOfTen[digits + 1]
         var exponent = Int(log10(magnitude).rounded(.down))
         var scaled = 0.0
         for _ in 0..<3 {
             // scaled = magnitude x 10^(digits - exponent), exact or not at all.
             let k = digits - exponent
-            guard abs(k) <= 22 else { return string("%.*e", Int32(digits), value) }
+            guard abs(k) <= 22 else { return nil }
             let p = powersOfTen[abs(k)]
             if k >= 0 {
                 scaled = magnitude * p
-                guard (-scaled).addingProduct(magnitude, p) == 0 else { return string("%.*e", Int32(digits), value) }
+                guard (-scaled).addingProduct(magnitude, p) == 0 else { return nil }
             } else {
                 scaled = magnitude / p
-                guard (-magnitude).addingProduct(scaled, p) == 0 else { return string("%.*e", Int32(digits), value) }
+                guard (-magnitude).addingProduct(scaled, p) == 0 else { return nil }
             }
             if scaled < low { exponent -= 1 } else if scaled >= high { exponent += 1 } else { break }
         }
-        guard scaled >= low && scaled < high else { return string("%.*e", Int32(digits), value) }
+        guard scaled >= low && scaled < high else { return nil }
         var units = UInt64(scaled.rounded(.toNearestOrEven))
         if Double(units) >= high {
             units /= 10
             exponent += 1
         }
-        let lead = UInt64(low)
-        var text = sign + String(units / lead)
-        if digits > 0 { text += "." + padded(units % lead, width: digits) }
-        text += exponent < 0 ? "e-" : "e+"
-        text += padded(UInt64(abs(exponent)), width: 2)
-        return text
+        return (units, exponent)
+    }
+}
+
+/// ASCII text built byte by byte (no intermediate strings), with printf's number formats.
+struct ASCIIText {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 32) { bytes.reserveCapacity(capacity) }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// %d / %ld
+    mutating func append(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(UInt64(value.magnitude), width: 1)
     }
 
-    private static func padded(_ value: UInt64, width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// `value` in decimal, zero-padded on the left to at least `width` digits.
+    mutating func appendDigits(_ value: UInt64, width: Int) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            while count < min(width, buffer.count) {
+                buffer[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+        }
+    }
+
+    /// printf's "%.<digits>f" (digits 0...9).
+    mutating func appendFixed(_ value: Double, digits: Int) {
+        guard value.isFinite, (0...9).contains(digits), let units = PrintfFormat.fixedUnits(abs(value), digits: digits) else {
+            append(PrintfFormat.string("%.*f", Int32(clamping: digits), value))
+            return
+        }
+        if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+        var unit: UInt64 = 1
+        for _ in 0..<digits { unit *= 10 }
+        appendDigits(units / unit, width: 1)
+        if digits > 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(units % unit, width: digits)
+        }
+    }
+
+    /// printf's "%.<digits>e" (digits 0...9).
+    mutating func appendScientific(_ value: Double, digits: Int) {
+        guard value.isFinite, (0...9).contains(digits) else {
+            append(PrintfFormat.string("%.*e", Int32(clamping: digits), value))
+            return
+        }
+        let magnitude = abs(value)
+        let parts: (units: UInt64, exponent: Int)
+        if magnitude == 0 {
+            parts = (0, 0)
+        } else if let exact = PrintfFormat.scientificUnits(magnitude, digits: digits) {
+            parts = exact
+        } else {
+            append(PrintfFormat.string("%.*e", Int32(digits), value))
+            return
+        }
+        if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+        var lead: UInt64 = 1
+        for _ in 0..<digits { lead *= 10 }
+        appendDigits(parts.units / lead, width: 1)
+        if digits > 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(parts.units % lead, width: digits)
+        }
+        bytes.append(UInt8(ascii: "e"))
+        bytes.append(UInt8(ascii: parts.exponent < 0 ? "-" : "+"))
+        appendDigits(UInt64(abs(parts.exponent)), width: 2)
     }
 }

@@ -93,14 +93,36 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         if let d = detections {
             lines.append("")
             lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU)): original \(d.referenceCount), folded \(d.candidateCount)")
-            for pair in d.pairs {
+            // One line per box; built as bytes (hundreds of thousands of lines for random weights).
+            var boxLines = ASCIIText(capacity: d.pairs.count * 128)
+            for (i, pair) in d.pairs.enumerated() {
                 let r = pair.reference
-                func f4(_ v: Float) -> String { PrintfFormat.fixed(Double(v), digits: 4) }
                 // "  class %d  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  " then the match
-                lines.append("  class \(r.classIndex)  score \(f4(r.score))  box x \(f4(r.x)) y \(f4(r.y)) w \(f4(r.width)) h \(f4(r.height)) (fractions of the input)  "
-                    + (pair.candidate == nil ? "NO MATCH in folded"
-                        : "folded IoU \(PrintfFormat.fixed(Double(pair.iou), digits: 5)), score diff \(PrintfFormat.scientific(Double(pair.scoreDifference), digits: 2))"))
+                if i > 0 { boxLines.append("\n") }
+                boxLines.append("  class ")
+                boxLines.append(r.classIndex)
+                boxLines.append("  score ")
+                boxLines.appendFixed(Double(r.score), digits: 4)
+                boxLines.append("  box x ")
+                boxLines.appendFixed(Double(r.x), digits: 4)
+                boxLines.append(" y ")
+                boxLines.appendFixed(Double(r.y), digits: 4)
+                boxLines.append(" w ")
+                boxLines.appendFixed(Double(r.width), digits: 4)
+                boxLines.append(" h ")
+                boxLines.appendFixed(Double(r.height), digits: 4)
+                boxLines.append(" (fractions of the input)  ")
+                if pair.candidate == nil {
+                    boxLines.append("NO MATCH in folded")
+                } else {
+                    // "folded IoU %.5f, score diff %.2e"
+                    boxLines.append("folded IoU ")
+                    boxLines.appendFixed(Double(pair.iou), digits: 5)
+                    boxLines.append(", score diff ")
+                    boxLines.appendScientific(Double(pair.scoreDifference), digits: 2)
+                }
             }
+            if !d.pairs.isEmpty { lines.append(boxLines.string) }
             for extra in d.unpairedCandidates {
                 lines.append(PrintfFormat.string("  folded only: class %ld score %.4f", extra.classIndex, extra.score))
             }

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Compares the boxes of the original network with the folded network's.
 ///
 /// Boxes are paired by identity before NMS: the same head, grid cell, anchor and class. Every pair's
@@ -42,14 +45,15 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var pass: Bool
 
     public init(referenceCandidates: [Detection], candidateCandidates: [Detection], threshold: Float, nmsIoU: Float, minimumIoU: Float) {
-        struct Key: Hashable { var head, cell, anchor, classIndex: Int }
-        func key(_ d: Detection) -> Key { Key(head: d.head, cell: d.cell, anchor: d.anchor, classIndex: d.classIndex) }
-        let candidateByKey = Dictionary(candidateCandidates.map { (key($0), $0) }, uniquingKeysWith: { a, _ in a })
-        let referenceKeys = Set(referenceCandidates.map(key))
+        // Pairing by identity through one sort of each side's keys (no hashing: hundreds of thousands of
+        // boxes with random weights). A duplicated key pairs with its first box, as a dictionary built
+        // first-wins would.
+        let candidateIndex = BoxIdentityIndex(candidateCandidates)
+        let referenceIndex = BoxIdentityIndex(referenceCandidates)
         var smallestIoU: Float = 1, largestDifference: Float = 0, paired = 0
         var onlyOne: [Detection] = []
         for box in referenceCandidates {
-            if let other = candidateByKey[key(box)] {
+            if let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) {
                 paired += 1
                 smallestIoU = min(smallestIoU, box.iou(other))
                 largestDifference = max(largestDifference, abs(box.score - other.score))
@@ -57,21 +61,24 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
                 onlyOne.append(box)
             }
         }
-        onlyOne += candidateCandidates.filter { !referenceKeys.contains(key($0)) }
+        let referenceOnlyCount = onlyOne.count
+        onlyOne += candidateCandidates.filter { referenceIndex.first(matching: $0) == nil }
         let borderline = max(1e-4, 4 * largestDifference)
-        let clearly = onlyOne.filter { $0.score - threshold > borderline }
+        func isClear(_ box: Detection) -> Bool { box.score - threshold > borderline }
+        let clearly = onlyOne.filter(isClear)
 
         // NMS runs on the original's boxes; the folded network's kept boxes are their counterparts plus
         // any folded-only box clearly above the threshold (NMS of the folded boxes would differ only in
         // borderline choices, which are not judged).
-        let referenceKept = DetectionDecoder.nonMaxSuppression(referenceCandidates, iouThreshold: nmsIoU)
+        let referenceKept = ClassParallelNMS.apply(referenceCandidates, iouThreshold: nmsIoU)
         pairs = referenceKept.map { box in
-            guard let other = candidateByKey[key(box)] else {
+            guard let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) else {
                 return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
             }
             return Pair(reference: box, candidate: other, iou: box.iou(other), scoreDifference: abs(box.score - other.score))
         }
-        unpairedCandidates = clearly.filter { !referenceKeys.contains(key($0)) }
+        // The clearly-above boxes without an original counterpart are the folded-only ones.
+        unpairedCandidates = onlyOne[referenceOnlyCount...].filter(isClear)
         self.threshold = threshold
         self.nmsIoU = nmsIoU
         self.minimumIoU = minimumIoU
@@ -84,5 +91,66 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         self.smallestIoU = smallestIoU
         largestScoreDifference = largestDifference
         pass = clearly.isEmpty && smallestIoU >= minimumIoU
+    }
+}
+
+/// Boxes looked up by identity (head, cell, anchor, class): the keys sorted once, then binary search.
+struct BoxIdentityIndex {
+    struct Key: Comparable {
+        var head, cell, anchor, classIndex: Int
+        init(_ d: Detection) { (head, cell, anchor, classIndex) = (d.head, d.cell, d.anchor, d.classIndex) }
+        static func < (a: Key, b: Key) -> Bool { (a.head, a.cell, a.anchor, a.classIndex) < (b.head, b.cell, b.anchor, b.classIndex) }
+    }
+
+    /// (key, index into the boxes), sorted by key then index.
+    private let entries: [(key: Key, index: Int)]
+
+    init(_ boxes: [Detection]) {
+        entries = boxes.enumerated().map { (Key($1), $0) }.sorted { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+    }
+
+    /// The index of the first box (in the original order) with `box`'s identity, nil when there is none.
+    func first(matching box: Detection) -> Int? {
+        let key = Key(box)
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key < key { low = mid + 1 } else { high = mid }
+        }
+        return low < entries.count && entries[low].key == key ? entries[low].index : nil
+    }
+}
+
+/// `DetectionDecoder.nonMaxSuppression` spread over the cores. NMS is per class (a box is only ever
+/// suppressed by a kept box of its own class), so the classes are split into groups of about equal work
+/// (greedy, largest first, work ~ boxes^2 of a class), each group is suppressed on its own, and the kept
+/// boxes are put back in NMS's order (descending score, then class, head, cell, anchor): the result is
+/// the same list NMS of all boxes at once returns.
+enum ClassParallelNMS {
+    static func apply(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        guard workers > 1, detections.count >= 4096 else {
+            return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold)
+        }
+        var byClass: [Int: [Detection]] = [:]
+        for box in detections { byClass[box.classIndex, default: []].append(box) }
+        guard byClass.count > 1 else { return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold) }
+        let groupCount = min(byClass.count, 4 * workers)
+        var groups = [[Detection]](repeating: [], count: groupCount)
+        var load = [Double](repeating: 0, count: groupCount)
+        for (_, boxes) in byClass.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
+            let lightest = load.indices.min { load[$0] < load[$1] } ?? 0
+            groups[lightest] += boxes
+            load[lightest] += Double(boxes.count) * Double(boxes.count)
+        }
+        var kept = [[Detection]](repeating: [], count: groupCount)
+        kept.withUnsafeMutableBufferPointer { slots in
+            DispatchQueue.concurrentPerform(iterations: groupCount) { g in
+                slots[g] = DetectionDecoder.nonMaxSuppression(groups[g], iouThreshold: iouThreshold)
+            }
+        }
+        return kept.flatMap { $0 }.sorted {
+            $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor)
+        }
     }
 }

@@ -16,12 +16,14 @@ public final class Executor<Scalar: ExecutorScalar> {
         case kernel(any LayerKernel<Scalar>)
     }
 
-    private let steps: [Step]
+    /// One prepared step per layer; nil for every layer when parameters are streamed (prepared in `run`).
+    private let steps: [Step?]
     private let scratchCount: Int
     /// For each layer, the index of the last layer that reads its output (or the layer itself).
     private let lastReader: [Int]
 
-    /// Reads all parameters once (file-backed tensors are read here) and converts them to `Scalar`.
+    /// Reads all parameters once (file-backed tensors are read here) and converts them to `Scalar`, unless
+    /// `options.streamParameters` defers that to `run`, layer by layer.
     /// Throws a `FoldKitError` naming the layer when a parameter tensor has the wrong size or a
     /// geometry cannot be run.
     public init(network: Network, options: ExecutorOptions = .init()) throws {
@@ -30,11 +32,16 @@ public final class Executor<Scalar: ExecutorScalar> {
         }
         self.network = network
         self.options = options
-        var steps: [Step] = []
+        var steps: [Step?] = []
         steps.reserveCapacity(network.layers.count)
         var lastReader = Array(network.layers.indices)
         for layer in network.layers {
-            steps.append(try Executor.prepare(layer, in: network, options: options))
+            if options.streamParameters {
+                _ = try Executor.checkedInputShapes(layer, in: network)
+                steps.append(nil)
+            } else {
+                steps.append(try Executor.prepare(layer, in: network, options: options))
+            }
             for input in layer.inputs where input != Network.inputIndex {
                 lastReader[input] = max(lastReader[input], layer.index)
             }
@@ -42,21 +49,22 @@ public final class Executor<Scalar: ExecutorScalar> {
         self.steps = steps
         self.lastReader = lastReader
         self.scratchCount = steps.reduce(0) { count, step in
-            if case .kernel(let kernel) = step { return max(count, kernel.scratchCount) }
+            if case .kernel(let kernel)? = step { return max(count, kernel.scratchCount) }
             return count
         }
     }
 
-    private static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
+    /// The shapes of `layer`'s inputs, after checking that its inputs come before it and that its output
+    /// shape follows from them (the kernels index buffers by these shapes: a hand-built Network is not trusted).
+    private static func checkedInputShapes(_ layer: Layer, in network: Network) throws -> [ActivationShape] {
         for input in layer.inputs where input != Network.inputIndex && !(0..<layer.index).contains(input) {
             throw FoldKitError(.badInput, "input refers to layer \(input), which does not come before this one",
                                file: layer.source.file, line: layer.source.line, layer: layer.label)
         }
         let inputShapes = layer.inputs.map { network.shape(of: $0) }
-        guard let first = inputShapes.first else {
+        guard !inputShapes.isEmpty else {
             throw FoldKitError(.badInput, "layer has no input", file: layer.source.file, line: layer.source.line, layer: layer.label)
         }
-        // The kernels index buffers by these shapes: re-check them rather than trust a hand-built Network.
         let output = layer.outputShape
         let inferred: ActivationShape
         do {
@@ -68,6 +76,13 @@ public final class Executor<Scalar: ExecutorScalar> {
             throw FoldKitError(.badInput, "layer output shape does not follow from its inputs", file: layer.source.file,
                                line: layer.source.line, layer: layer.label, expected: "\(inferred)", found: "\(output)")
         }
+        return inputShapes
+    }
+
+    private static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
+        let inputShapes = try checkedInputShapes(layer, in: network)
+        let first = inputShapes[0]
+        let output = layer.outputShape
         let kernel: any LayerKernel<Scalar>
         switch layer.kind {
         case .identity, .detection:
@@ -123,7 +138,12 @@ public final class Executor<Scalar: ExecutorScalar> {
     /// Runs the network on `input` (channel-major C*H*W of `network.inputShape`) and returns one array per
     /// layer, indexed by layer index. With `.outputsOnly`, arrays of layers not in
     /// `network.outputIndices` are empty (each is freed once its last reader has run).
-    public func run(input: [Scalar], retention: OutputRetention = .all) throws -> [[Scalar]] {
+    ///
+    /// `observe(index, output)`, when given, is called with every layer's output as soon as the layer has
+    /// run, before anything is freed: a caller can inspect every layer while keeping only `.outputsOnly`.
+    public func run(
+        input: [Scalar], retention: OutputRetention = .all, observe: ((Int, [Scalar]) throws -> Void)? = nil
+    ) throws -> [[Scalar]] {
         guard input.count == network.inputShape.count else {
             throw FoldKitError(.usage, "input has the wrong number of values", file: network.sourceFiles.first,
                                expected: "\(network.inputShape.count) (\(network.inputShape), channel-major)", found: "\(input.count)")
@@ -131,27 +151,35 @@ public final class Executor<Scalar: ExecutorScalar> {
         let networkInput = options.float16Storage ? input.map { $0.roundedToHalf() } : input
         let keep = Set(network.outputIndices)
         var outputs = [[Scalar]](repeating: [], count: network.layers.count)
-        var scratch = [Scalar](repeating: 0, count: scratchCount)
-        scratch.withUnsafeMutableBufferPointer { scratchBuffer in
-            for (index, layer) in network.layers.enumerated() {
-                let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : outputs[$0] }
-                switch steps[index] {
-                case .passThrough:
-                    outputs[index] = inputs[0]
-                case .kernel(let kernel):
-                    let count = layer.outputShape.count
-                    var result = [Scalar](unsafeUninitializedCapacity: count) { buffer, initialized in
-                        kernel.forward(inputs, into: buffer, scratch: scratchBuffer)
-                        initialized = count
-                    }
-                    if options.float16Storage { Executor.roundToHalf(&result) }
-                    outputs[index] = result
+        var scratch = UnsafeMutableBufferPointer<Scalar>.allocate(capacity: scratchCount)
+        defer { scratch.deallocate() }
+        for (index, layer) in network.layers.enumerated() {
+            let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : outputs[$0] }
+            // Streamed parameters: this layer's are read and converted now, and dropped with `step`.
+            let step = try steps[index] ?? Executor.prepare(layer, in: network, options: options)
+            switch step {
+            case .passThrough:
+                outputs[index] = inputs[0]
+            case .kernel(let kernel):
+                if kernel.scratchCount > scratch.count {
+                    scratch.deallocate()
+                    scratch = .allocate(capacity: kernel.scratchCount)
                 }
-                if retention == .outputsOnly {
-                    for source in layer.inputs where source != Network.inputIndex && lastReader[source] == index && !keep.contains(source) {
-                        outputs[source] = []
-                    }
+                let count = layer.outputShape.count
+                let buffer = scratch
+                var result = [Scalar](unsafeUninitializedCapacity: count) { output, initialized in
+                    kernel.forward(inputs, into: output, scratch: buffer)
+                    initialized = count
                 }
+                if options.float16Storage { Executor.roundToHalf(&result) }
+                outputs[index] = result
+            }
+            try observe?(index, outputs[index])
+            if retention == .outputsOnly {
+                for source in layer.inputs where source != Network.inputIndex && lastReader[source] == index && !keep.contains(source) {
+                    outputs[source] = []
+                }
+                if lastReader[index] == index && !keep.contains(index) { outputs[index] = [] }
             }
         }
         if retention == .outputsOnly {

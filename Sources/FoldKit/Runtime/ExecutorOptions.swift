@@ -7,8 +7,16 @@ public struct ExecutorOptions: Sendable {
     /// (a device never sees them: folding moves them into the weights).
     public var float16Storage: Bool = false
 
-    public init(float16Storage: Bool = false) {
+    /// Read and convert each layer's parameters when the layer runs, and drop them once it has run, instead
+    /// of converting all of them in `Executor.init`: no copy of the weights is held between layers (for one
+    /// pass over file-backed tensors, such as the float64 reference of `verify`, which would otherwise
+    /// hold every weight as a Double). Every `run` then reads the parameters again, and a parameter tensor
+    /// of the wrong size is reported by `run` rather than `init`. Layer shapes are still checked by `init`.
+    public var streamParameters: Bool = false
+
+    public init(float16Storage: Bool = false, streamParameters: Bool = false) {
         self.float16Storage = float16Storage
+        self.streamParameters = streamParameters
     }
 }
 

@@ -34,25 +34,50 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     public var pass: Bool
 
     /// Compares `candidate` against `reference` element by element (NaN or infinity in either where the
-    /// other is finite counts as an infinite deviation).
+    /// other is finite counts as an infinite deviation). Median and p99 are exact order statistics
+    /// (nearest rank, as a sort would give), found by `RadixHistogram` without copying the deviations.
+    @_specialize(where R == Double, C == Float)
+    @_specialize(where R == Float, C == Float)
+    @_specialize(where R == Double, C == Double)
     public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
         layer: Layer, reference: [R], candidate: [C], atol: Double, rtol: Double
     ) -> LayerDeviation {
         let shape = layer.outputShape
-        var maxRef = 0.0, maxDev = 0.0, sumDev = 0.0, worst = 0
         let n = min(reference.count, candidate.count)
-        var deviations = [Double](repeating: 0, count: n)
-        for i in 0..<n {
-            let r = Double(reference[i]), c = Double(candidate[i])
-            let d: Double = (r.isFinite && c.isFinite) ? abs(c - r) : (r == c ? 0 : .infinity)
-            if r.isFinite { maxRef = max(maxRef, abs(r)) }
-            deviations[i] = d
-            sumDev += d
-            if d > maxDev { maxDev = d; worst = i }
+        var maxRef = 0.0, maxDev = 0.0, sumDev = 0.0, worst = 0
+        let medianRank = Quantile.rank(0.5, count: n), p99Rank = Quantile.rank(0.99, count: n)
+        var median = 0.0, p99 = 0.0
+        reference.withUnsafeBufferPointer { ref in
+            candidate.withUnsafeBufferPointer { cand in
+                @inline(__always) func deviation(_ i: Int) -> Double {
+                    let r = Double(ref[i]), c = Double(cand[i])
+                    return (r.isFinite && c.isFinite) ? abs(c - r) : (r == c ? 0 : .infinity)
+                }
+                var histogram = RadixHistogram()
+                histogram.withCounts { counts in
+                    for i in 0..<n {
+                        let r = Double(ref[i])
+                        let d = deviation(i)
+                        if r.isFinite { maxRef = max(maxRef, abs(r)) }
+                        sumDev += d
+                        if d > maxDev { maxDev = d; worst = i }
+                        counts[RadixHistogram.bucket(d)] &+= 1
+                    }
+                }
+                guard n > 0 else { return }
+                let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
+                var medianValues: [Double] = [], p99Values: [Double] = []
+                for i in 0..<n {
+                    let d = deviation(i)
+                    let b = RadixHistogram.bucket(d)
+                    if b == medianBucket.bucket { medianValues.append(d) } else if b == p99Bucket.bucket { p99Values.append(d) }
+                }
+                if p99Bucket.bucket == medianBucket.bucket { p99Values = medianValues }
+                median = Quantile.select(&medianValues, rank: medianRank - medianBucket.below)
+                p99 = Quantile.select(&p99Values, rank: p99Rank - p99Bucket.below)
+            }
         }
         if reference.count != candidate.count { maxDev = .infinity }
-        let median = Quantile.quantile(&deviations, 0.5)
-        let p99 = Quantile.quantile(&deviations, 0.99)
         let plane = max(shape.height * shape.width, 1)
         let allowed = atol + rtol * maxRef
         return LayerDeviation(

@@ -37,53 +37,84 @@ public enum Verifier {
         try verify(original: original, makeFolded: { folded }, input: input, options: options, blobProblems: blobProblems)
     }
 
-    /// As `verify(original:folded:...)`, building the folded network only after the reference pass has
-    /// finished and released its float64 parameters, so one copy of the weights is held at a time.
+    /// As `verify(original:folded:...)`, building the folded network with `makeFolded` (e.g. by folding
+    /// `original`), so that its weights can be released before the reference pass.
+    ///
+    /// Order, chosen for memory: the folded network runs first and its float32 outputs are kept (4 bytes a
+    /// value); then the float64 reference runs with its parameters read layer by layer
+    /// (`ExecutorOptions.streamParameters`, no Double copy of the weights), and every layer is compared
+    /// the moment it is computed, so a float64 output is held only while later layers read it, and each
+    /// float32 output is dropped once compared. At most one copy of the weights is held at a time.
     public static func verify(
         original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
     ) throws -> VerificationReport {
         var clock = PhaseClock()
-        let reference = try Executor<Double>(network: original).run(input: input.values.map(Double.init), retention: .all)
-        clock.lap("reference pass (float64)")
-        let folded = try makeFolded()
-        clock.lap("fold")
-        guard original.layers.count == folded.layers.count else {
-            throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
+        let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
+        var float32: [[Float]]
+        var float16: [[Float]]?
+        var hazards: [Float16Hazard]?
+        var candidateBoxes: [Detection] = []
+        var boxSeconds = 0.0
+        do {
+            let folded = try makeFolded()
+            clock.lap("fold")
+            guard original.layers.count == folded.layers.count else {
+                throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
+            }
+            float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
+            clock.lap("folded pass (float32)")
+            float16 = options.float16
+                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
+                : nil
+            if options.float16 { clock.lap("folded pass (float16 storage)") }
+            hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
+            if isDetector {
+                let start = DispatchTime.now()
+                candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: float16 ?? float32, threshold: options.detectionThreshold)
+                boxSeconds += PhaseClock.seconds(since: start)
+            }
+            clock.lap("")
         }
-        let float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
-        clock.lap("folded pass (float32)")
-        let float16 = options.float16
-            ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
-            : nil
-        if options.float16 { clock.lap("folded pass (float16 storage)") }
-        let candidate = float16 ?? float32
+
+        // The reference pass, each layer compared as soon as it is computed.
         let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
-        var layers: [LayerDeviation] = []
-        var foldOnly: [DeviationSummary] = []
-        var storageOnly: [DeviationSummary] = []
-        for layer in original.layers {
-            let rtol = options.relativeTolerance ?? budgets[layer.index]
-            layers.append(LayerDeviation.measure(layer: layer, reference: reference[layer.index], candidate: candidate[layer.index],
-                                                 atol: options.absoluteTolerance, rtol: rtol))
+        let layerCount = original.layers.count
+        var measured = [LayerDeviation?](repeating: nil, count: layerCount)
+        var foldOnly = [DeviationSummary?](repeating: nil, count: layerCount)
+        var storageOnly = [DeviationSummary?](repeating: nil, count: layerCount)
+        var referenceHeads = [[Float]](repeating: [], count: layerCount)
+        var comparisonSeconds = 0.0
+        let referenceExecutor = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true))
+        _ = try referenceExecutor.run(input: input.values.map(Double.init), retention: .outputsOnly) { index, reference in
+            let start = DispatchTime.now()
+            let layer = original.layers[index]
+            let candidate = float16?[index] ?? float32[index]
+            measured[index] = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate,
+                                                     atol: options.absoluteTolerance, rtol: options.relativeTolerance ?? budgets[index])
             if let float16 {
-                foldOnly.append(DeviationSummary(.measure(layer: layer, reference: reference[layer.index], candidate: float32[layer.index], atol: 0, rtol: 0)))
-                storageOnly.append(DeviationSummary(.measure(layer: layer, reference: float32[layer.index], candidate: float16[layer.index], atol: 0, rtol: 0)))
+                foldOnly[index] = DeviationSummary(.measure(layer: layer, reference: reference, candidate: float32[index], atol: 0, rtol: 0))
+                storageOnly[index] = DeviationSummary(.measure(layer: layer, reference: float32[index], candidate: float16[index], atol: 0, rtol: 0))
             }
+            if case .detection = layer.kind { referenceHeads[index] = reference.map(Float.init) }
+            // Compared: the folded outputs of this layer are no longer needed.
+            float32[index] = []
+            float16?[index] = []
+            comparisonSeconds += PhaseClock.seconds(since: start)
         }
-        clock.lap("layer comparison")
+        clock.lap("reference pass (float64)", excluding: comparisonSeconds)
+        clock.record("layer comparison", seconds: comparisonSeconds)
+        let layers = measured.compactMap { $0 }
+        guard layers.count == layerCount else {
+            throw FoldKitError(.badInput, "the reference pass did not produce every layer", expected: "\(layerCount)", found: "\(layers.count)")
+        }
+
         var detections: DetectionComparison?
-        if original.layers.contains(where: { if case .detection = $0.kind { return true } else { return false } }) {
-            let headOutputs = original.layers.map { layer -> [Float] in
-                if case .detection = layer.kind { return reference[layer.index].map(Float.init) }
-                return []
-            }
-            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: headOutputs, threshold: options.detectionThreshold)
-            let candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: candidate, threshold: options.detectionThreshold)
+        if isDetector {
+            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: referenceHeads, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)
+            clock.lap("box decoding and comparison", adding: boxSeconds)
         }
-        if detections != nil { clock.lap("box decoding and comparison") }
-        let hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
         let first = layers.first { !$0.pass }
         let pass = first == nil && (detections?.pass ?? true) && blobProblems.isEmpty
         return VerificationReport(
@@ -96,7 +127,8 @@ public enum Verifier {
                 rule: options.relativeTolerance == nil
                     ? "max|candidate - reference| <= absolute + budget * max|reference| per layer; budget = carried input budget + \(ToleranceBudget.safety) x unit roundoff x sqrt(accumulation length)"
                     : "max|candidate - reference| <= absolute + relative * max|reference|, per layer"),
-            layers: layers, foldDeviation: options.float16 ? foldOnly : nil, float16StorageDeviation: options.float16 ? storageOnly : nil,
+            layers: layers, foldDeviation: options.float16 ? foldOnly.compactMap { $0 } : nil,
+            float16StorageDeviation: options.float16 ? storageOnly.compactMap { $0 } : nil,
             firstLayerOverTolerance: first.map { .init(index: $0.index, name: $0.name, type: $0.type) },
             detections: detections, blobProblems: blobProblems.isEmpty ? nil : blobProblems, float16Hazards: hazards,
             timings: clock.laps, verdict: pass ? "pass" : "fail")
@@ -108,9 +140,23 @@ struct PhaseClock {
     private var last = DispatchTime.now()
     private(set) var laps: [VerificationReport.Timing] = []
 
-    mutating func lap(_ phase: String) {
+    /// Ends the current phase, named `phase`: the time since the previous lap, less `excluding` seconds
+    /// (spent inside it on work reported as another phase), plus `adding` seconds (spent earlier on this
+    /// phase's work). An empty name ends a stretch of time already reported piecewise.
+    mutating func lap(_ phase: String, excluding: Double = 0, adding: Double = 0) {
         let now = DispatchTime.now()
-        laps.append(.init(phase: phase, seconds: Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e9))
+        if !phase.isEmpty {
+            laps.append(.init(phase: phase, seconds: Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e9 - excluding + adding))
+        }
         last = now
+    }
+
+    /// Adds a phase measured piecewise elsewhere.
+    mutating func record(_ phase: String, seconds: Double) {
+        laps.append(.init(phase: phase, seconds: seconds))
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }

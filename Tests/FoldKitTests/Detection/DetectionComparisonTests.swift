@@ -32,4 +32,30 @@ final class DetectionComparisonTests: XCTestCase {
         XCTAssertFalse(moved.pass)
         XCTAssertLessThan(moved.smallestIoU, 0.99)
     }
+
+    /// Enough boxes of many classes that NMS is split by class over the cores: the kept boxes and their
+    /// order must be exactly those of one NMS over all boxes, and the pairing by identity must hold.
+    func testManyBoxesKeepNMSOrderAndPairing() {
+        var rng = SplitMix64(seed: 5)
+        var reference: [Detection] = []
+        for cell in 0..<3000 {
+            for classIndex in 0..<(cell % 4 == 0 ? 3 : 1) {
+                let score = Float(0.3 + 0.7 * rng.nextUnit())
+                reference.append(Detection(classIndex: (cell * 7 + classIndex) % 23, score: classIndex == 2 ? 0.5 : score, objectness: score,
+                                           x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(rng.nextUnit() * 0.3),
+                                           height: Float(rng.nextUnit() * 0.3), head: cell % 3, cell: cell, anchor: classIndex))
+            }
+        }
+        let candidate = reference.reversed().map { box -> Detection in
+            var moved = box
+            moved.score += 1e-6
+            return moved
+        }
+        let c = DetectionComparison(referenceCandidates: reference, candidateCandidates: candidate, threshold: 0.3, nmsIoU: 0.45, minimumIoU: 0.99)
+        XCTAssertGreaterThan(reference.count, 4096)
+        XCTAssertEqual(c.pairs.map(\.reference), DetectionDecoder.nonMaxSuppression(reference, iouThreshold: 0.45))
+        XCTAssertEqual(c.pairedBeforeNMS, reference.count)
+        XCTAssertTrue(c.pairs.allSatisfy { $0.candidate?.cell == $0.reference.cell && $0.candidate?.classIndex == $0.reference.classIndex })
+        XCTAssertTrue(c.pass)
+    }
 }

@@ -139,4 +139,44 @@ final class ExecutorTests: XCTestCase {
         XCTAssertLessThan(seconds, 1.0)
         #endif
     }
+
+    func testStreamedParametersGiveTheSameOutputsOnEveryRun() throws {
+        let network = try Self.mixedNetwork()
+        let input = Self.input.map(Double.init)
+        let resident = try Executor<Double>(network: network).run(input: input)
+        let streamed = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
+        XCTAssertEqual(try streamed.run(input: input), resident)
+        XCTAssertEqual(try streamed.run(input: input), resident, "a second run reads the parameters again")
+        let half = try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true)).run(input: Self.input)
+        XCTAssertEqual(try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true, streamParameters: true)).run(input: Self.input), half)
+    }
+
+    func testObserverSeesEveryLayerWhileOnlyOutputsAreKept() throws {
+        var network = try Self.mixedNetwork()
+        network.outputs = [11]
+        let all = try Executor<Double>(network: network).run(input: Self.input.map(Double.init))
+        var seen: [Int: [Double]] = [:]
+        let kept = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
+            .run(input: Self.input.map(Double.init), retention: .outputsOnly) { index, output in
+                XCTAssertNil(seen[index], "layer \(index) observed twice")
+                seen[index] = output
+            }
+        XCTAssertEqual(seen.count, network.layers.count)
+        for index in all.indices { XCTAssertEqual(seen[index], all[index], "layer \(index)") }
+        XCTAssertEqual(kept[11], all[11])
+        XCTAssertTrue(kept[0].isEmpty)
+    }
+
+    func testStreamedWrongWeightCountIsReportedByRun() throws {
+        let conv = Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+                               weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
+        let network = try S.single(.convolution(conv), input: .vector(1))
+        let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
+        XCTAssertThrowsError(try executor.run(input: [1])) { error in
+            let e = error as? FoldKitError
+            XCTAssertEqual(e?.layer, "layer 0 [test]")
+            XCTAssertEqual(e?.expected, "2")
+            XCTAssertEqual(e?.found, "3")
+        }
+    }
 }

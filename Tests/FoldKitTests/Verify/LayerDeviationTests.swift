@@ -1,4 +1,5 @@
 import FoldKit
+import Foundation
 import XCTest
 
 final class LayerDeviationTests: XCTestCase {
@@ -27,5 +28,32 @@ final class LayerDeviationTests: XCTestCase {
         let d = LayerDeviation.measure(layer: try layer(3), reference: [1.0, 2, 3], candidate: [Float(1), .nan, 3], atol: 1, rtol: 1)
         XCTAssertFalse(d.pass)
         XCTAssertEqual(d.at.x, 1)
+    }
+
+    /// Median and p99 against a full sort on data that stresses the bucketed selection: most deviations
+    /// exactly 0 (relu zeros in both), ties, values spread over many binades, infinities, one element.
+    func testQuantilesMatchSortOnSkewedData() throws {
+        var rng = SplitMix64(seed: 12)
+        let n = 20_000
+        let cases: [(String, [Double], [Float])] = [
+            ("mostly equal", (0..<n).map { $0 % 10 == 0 ? rng.nextUnit() : 0 }, []),
+            ("spread", (0..<n).map { _ in Foundation.pow(10, rng.nextUnit() * 30 - 15) }, []),
+            ("ties", (0..<n).map { Double($0 % 7) }, []),
+            ("single", [2.5], []),
+        ]
+        for (name, reference, _) in cases {
+            var candidate = reference.enumerated().map { i, r in
+                i % 3 == 0 ? Float(r) : Float(r + Double(i % 5) * 0.25 * Foundation.pow(2, Double(i % 40) - 30))
+            }
+            if name == "spread" { candidate[7] = .infinity; candidate[8] = .infinity }
+            let d = LayerDeviation.measure(layer: try layer(reference.count), reference: reference, candidate: candidate, atol: 0, rtol: 1)
+            let sorted = zip(reference, candidate).map { r, c -> Double in
+                c.isFinite ? abs(Double(c) - r) : .infinity
+            }.sorted()
+            let count = sorted.count
+            XCTAssertEqual(d.medianAbsDeviation, sorted[Int((0.5 * Double(count - 1)).rounded())], name)
+            XCTAssertEqual(d.p99AbsDeviation, sorted[Int((0.99 * Double(count - 1)).rounded())], name)
+            XCTAssertEqual(d.maxAbsDeviation, sorted[count - 1], name)
+        }
     }
 }

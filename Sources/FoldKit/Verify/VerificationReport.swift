@@ -54,6 +54,9 @@ public struct VerificationReport: Codable, Equatable, Sendable {
 
     public var passed: Bool { verdict == "pass" }
 
+    /// How many boxes the text report lists (strongest first).
+    public static let printedBoxes = 30
+
     /// The human-readable report: one row per layer, units in the header, verdict last.
     public func text() -> String {
         var lines: [String] = []
@@ -93,44 +96,23 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         if let d = detections {
             lines.append("")
             lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU)): original \(d.referenceCount), folded \(d.candidateCount)")
-            // One line per box; built as bytes (hundreds of thousands of lines for random weights).
-            var boxLines = ASCIIText(capacity: d.pairs.count * 128)
-            for (i, pair) in d.pairs.enumerated() {
+            // The strongest boxes only: random weights give hundreds of thousands; --json has them all.
+            for pair in d.pairs.prefix(VerificationReport.printedBoxes) {
                 let r = pair.reference
-                // "  class %d  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  " then the match
-                if i > 0 { boxLines.append("\n") }
-                boxLines.append("  class ")
-                boxLines.append(r.classIndex)
-                boxLines.append("  score ")
-                boxLines.appendFixed(Double(r.score), digits: 4)
-                boxLines.append("  box x ")
-                boxLines.appendFixed(Double(r.x), digits: 4)
-                boxLines.append(" y ")
-                boxLines.appendFixed(Double(r.y), digits: 4)
-                boxLines.append(" w ")
-                boxLines.appendFixed(Double(r.width), digits: 4)
-                boxLines.append(" h ")
-                boxLines.appendFixed(Double(r.height), digits: 4)
-                boxLines.append(" (fractions of the input)  ")
-                if pair.candidate == nil {
-                    boxLines.append("NO MATCH in folded")
-                } else {
-                    // "folded IoU %.5f, score diff %.2e"
-                    boxLines.append("folded IoU ")
-                    boxLines.appendFixed(Double(pair.iou), digits: 5)
-                    boxLines.append(", score diff ")
-                    boxLines.appendScientific(Double(pair.scoreDifference), digits: 2)
-                }
+                lines.append(String(format: "  class %d  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.classIndex, r.score, r.x, r.y, r.width, r.height)
+                    + (pair.candidate == nil ? "NO MATCH in folded" : String(format: "folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
             }
-            if !d.pairs.isEmpty { lines.append(boxLines.string) }
+            if d.pairs.count > VerificationReport.printedBoxes {
+                lines.append("  ... \(d.pairs.count - VerificationReport.printedBoxes) more boxes (all of them are in the --json report)")
+            }
             for extra in d.unpairedCandidates {
-                lines.append(PrintfFormat.string("  folded only: class %ld score %.4f", extra.classIndex, extra.score))
+                lines.append(String(format: "  folded only: class %d score %.4f", extra.classIndex, extra.score))
             }
             lines.append("before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it")
             for box in d.clearlyUnpaired.prefix(10) {
-                lines.append(PrintfFormat.string("  only in one network: class %ld score %.4f head %ld cell %ld anchor %ld", box.classIndex, box.score, box.head, box.cell, box.anchor))
+                lines.append(String(format: "  only in one network: class %d score %.4f head %d cell %d anchor %d", box.classIndex, box.score, box.head, box.cell, box.anchor))
             }
-            lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(PrintfFormat.string("%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
+            lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
         }
         if let problems = blobProblems {
             lines.append("")
@@ -138,7 +120,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             lines += problems.map { "  \($0.tensor) (\($0.file)): \($0.problem)" }
         }
         lines.append("")
-        lines.append("time: " + timings.map { "\($0.phase) \(PrintfFormat.string("%.2f", $0.seconds)) s" }.joined(separator: ", "))
+        lines.append("time: " + timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
         if passed {
             let worst = layers.map(\.relativeDeviation).max() ?? 0
             lines.append("PASS: all \(layers.count) layers within tolerance (largest relative deviation \(format(worst)))")
@@ -155,6 +137,6 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     }
 
     private func format(_ value: Double) -> String {
-        value == 0 ? "0" : PrintfFormat.scientific(value, digits: 2)
+        value == 0 ? "0" : String(format: "%.2e", value)
     }
 }

@@ -14,15 +14,17 @@ public enum Activation: Hashable, Sendable {
     case relu6
     /// f(x) = x >= 0 ? x : alpha * (exp(x) - 1)
     case elu(alpha: Float)
-    /// f(x) = 1.0507009873554805 * (x >= 0 ? x : 1.6732632423543772 * (exp(x) - 1))
-    case selu
+    /// f(x) = scale * (x >= 0 ? x : alpha * (exp(x) - 1)). Keras uses scale 1.0507009873554805 and
+    /// alpha 1.6732632423543772 (`.kerasSelu`); Darknet's activations.h rounds them to 1.0507 and 1.6732 (`.darknetSelu`).
+    case selu(scale: Double, alpha: Double)
     /// f(x) = x * logistic(x)
     case swish
     /// f(x) = x * tanh(softplus(x)), softplus(x) = x > 20 ? x : (x < -20 ? exp(x) : log1p(exp(x))) as Darknet
     case mish
     /// Darknet hard_mish: x > 0 ? x : (x > -2 ? x*x/2 + x : 0)
     case hardMish
-    /// f(x) = 0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 x^3))) (Darknet's gelu)
+    /// f(x) = 0.5 * x * (1 + tanh(0.797885 x + 0.035677 x^3)), Darknet's gelu with its constants
+    /// (the tanh approximation; Keras' erf form is not this and is refused by the Keras reader).
     case gelu
     /// f(x) = log(1 + exp(x))
     case softplus
@@ -51,4 +53,9 @@ public enum Activation: Hashable, Sendable {
         case let .clippedRelu(m, s, t): return "relu(max=\(m.map { "\($0)" } ?? "none"), slope=\(s), threshold=\(t))"
         }
     }
+
+    /// SELU with Keras' (exact) constants.
+    public static let kerasSelu = Activation.selu(scale: 1.0507009873554805, alpha: 1.6732632423543772)
+    /// SELU with the constants of Darknet's activations.h: (x >= 0)*1.0507*x + (x < 0)*1.0507*1.6732*(exp(x)-1).
+    public static let darknetSelu = Activation.selu(scale: 1.0507, alpha: 1.6732)
 }

@@ -12,11 +12,11 @@ import FoldKitCore
 /// | relu6 | .relu6 | min(max(x, 0), 6) |
 /// | tanh | .tanh | tanh(x) |
 /// | elu | .elu(1) | x >= 0 ? x : exp(x)-1 |
-/// | selu | .selu | 1.0507 * (x >= 0 ? x : 1.6733 (exp(x)-1)) |
+/// | selu | .darknetSelu | 1.0507 * (x >= 0 ? x : 1.6732 (exp(x)-1)) |
 /// | swish | .swish | x * logistic(x) |
 /// | mish | .mish | x * tanh(softplus(x)), softplus threshold 20 |
 /// | hard_mish | .hardMish | x > 0 ? x : (x > -2 ? x*x/2 + x : 0) |
-/// | gelu | .gelu | 0.5x(1 + tanh(0.79788(x + 0.044715x^3))) |
+/// | gelu | .gelu | 0.5x(1 + tanh(0.797885x + 0.035677x^3)) |
 ///
 /// Darknet falls back to ReLU (or logistic) for an unknown name with only a warning; FoldKit refuses
 /// it instead. Darknet's other activations (loggy, relie, ramp, plse, stair, hardtan, lhtan,
@@ -31,7 +31,7 @@ enum DarknetActivation {
         case "relu6": return .relu6
         case "tanh": return .tanh
         case "elu": return .elu(alpha: 1)
-        case "selu": return .selu
+        case "selu": return .darknetSelu
         case "swish": return .swish
         case "mish": return .mish
         case "hard_mish": return .hardMish

@@ -515,7 +515,7 @@ struct KerasGraphTranslator {
         case "sigmoid": return .plain(.logistic)
         case "tanh": return .plain(.tanh)
         case "elu": return .plain(.elu(alpha: 1))
-        case "selu": return .plain(.selu)
+        case "selu": return .plain(.kerasSelu)
         case "softplus": return .plain(.softplus)
         case "swish", "silu": return .plain(.swish)
         case "mish": return .plain(.mish)

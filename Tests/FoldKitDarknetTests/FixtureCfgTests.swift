@@ -128,7 +128,7 @@ final class FixtureCfgTests: XCTestCase {
             }
         }
         XCTAssertEqual(try activations("activations-opencv.cfg"), [.leaky(slope: 0.1), .linear, .logistic, .relu, .tanh, .swish, .mish])
-        XCTAssertEqual(try activations("activations-darknet-only.cfg"), [.relu6, .elu(alpha: 1), .selu, .hardMish, .gelu])
+        XCTAssertEqual(try activations("activations-darknet-only.cfg"), [.relu6, .elu(alpha: 1), .darknetSelu, .hardMish, .gelu])
     }
 
     func testConnectedAndHeads() throws {

@@ -41,9 +41,9 @@ enum ActivationFunction {
         case .elu(let alpha):
             let a = Scalar(alpha)
             for i in x.indices { let v = x[i]; x[i] = v >= 0 ? v : a * (Scalar.exponential(v) - 1) }
-        case .selu:
-            let lambda = Scalar(1.0507009873554805), alpha = Scalar(1.6732632423543772)
-            for i in x.indices { let v = x[i]; x[i] = lambda * (v >= 0 ? v : alpha * (Scalar.exponential(v) - 1)) }
+        case .selu(let scale, let alpha):
+            let lambda = Scalar(scale), negative = Scalar(scale * alpha)
+            for i in x.indices { let v = x[i]; x[i] = v >= 0 ? lambda * v : negative * (Scalar.exponential(v) - 1) }
         case .swish:
             for i in x.indices { let v = x[i]; x[i] = v * logistic(v) }
         case .mish:
@@ -54,8 +54,8 @@ enum ActivationFunction {
                 x[i] = v > 0 ? v : (v > -2 ? v * v / 2 + v : 0)
             }
         case .gelu:
-            let c = Scalar(0.7978845608), k = Scalar(0.044715)
-            for i in x.indices { let v = x[i]; x[i] = Scalar(0.5) * v * (1 + Scalar.hyperbolicTangent(c * (v + k * v * v * v))) }
+            let c1 = Scalar(0.797885), c3 = Scalar(0.035677)
+            for i in x.indices { let v = x[i]; x[i] = Scalar(0.5) * v * (1 + Scalar.hyperbolicTangent(c1 * v + c3 * v * v * v)) }
         case .softplus:
             // log(1 + e^x), evaluated without overflow: x + log1p(e^-x) for x > 0.
             for i in x.indices {

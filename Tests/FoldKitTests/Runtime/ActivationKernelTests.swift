@@ -37,13 +37,16 @@ final class ActivationKernelTests: XCTestCase {
         try check(.logistic) { 1 / (1 + exp(-$0)) }
         try check(.tanh) { tanh($0) }
         try check(.elu(alpha: 1)) { $0 >= 0 ? $0 : exp($0) - 1 }
-        try check(.selu) { 1.0507009873554805 * ($0 >= 0 ? $0 : 1.6732632423543772 * (exp($0) - 1)) }
+        try check(.kerasSelu) { 1.0507009873554805 * ($0 >= 0 ? $0 : 1.6732632423543772 * (exp($0) - 1)) }
+        // Darknet's activations.h: (x >= 0)*1.0507*x + (x < 0)*1.0507*1.6732*(exp(x)-1)
+        try check(.darknetSelu) { $0 >= 0 ? 1.0507 * $0 : 1.0507 * 1.6732 * (exp($0) - 1) }
         try check(.swish) { $0 / (1 + exp(-$0)) }
         try check(.mish) { x in
             let softplus = x > 20 ? x : (x < -20 ? exp(x) : log(exp(x) + 1))
             return x * tanh(softplus)
         }
-        try check(.gelu) { 0.5 * $0 * (1 + tanh(0.7978845608 * ($0 + 0.044715 * $0 * $0 * $0))) }
+        // Darknet's activations.h: 0.5*x*(1 + tanhf(0.797885*x + 0.035677*powf(x, 3)))
+        try check(.gelu) { 0.5 * $0 * (1 + tanh(0.797885 * $0 + 0.035677 * pow($0, 3))) }
         try check(.hardMish) { $0 > 0 ? $0 : ($0 > -2 ? $0 * $0 / 2 + $0 : 0) }
     }
 
@@ -62,7 +65,7 @@ final class ActivationKernelTests: XCTestCase {
 
     func testFloatMatchesDoubleWithinFloatRounding() throws {
         let input = (0..<200).map { Float($0 - 100) * 0.173 }
-        for activation: Activation in [.mish, .swish, .gelu, .selu, .logistic, .tanh, .softplus, .elu(alpha: 1)] {
+        for activation: Activation in [.mish, .swish, .gelu, .kerasSelu, .logistic, .tanh, .softplus, .elu(alpha: 1)] {
             let double = try run(activation, input)
             let float = try S.runFloat(try S.single(.activation(activation), input: .vector(input.count)), input: input)
             for i in input.indices {

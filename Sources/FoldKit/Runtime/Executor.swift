@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs a `Network` on the CPU in `Scalar` precision: `Executor<Double>` is the float64 reference for an
 /// original (unfolded) network, `Executor<Float>` runs a folded network as a device would, and
 /// `ExecutorOptions.float16Storage` adds MPSImage half-texture rounding.
@@ -21,6 +23,39 @@ public final class Executor<Scalar: ExecutorScalar> {
     private let scratchCount: Int
     /// For each layer, the index of the last layer that reads its output (or the layer itself).
     private let lastReader: [Int]
+    /// The scratch buffer of the previous `run`, kept so that the next run does not fault its pages in again
+    /// (tens of MB for im2col and Winograd). A run takes it under the lock; concurrent runs allocate their own.
+    /// Not kept with `streamParameters` (meant for a single pass in bounded memory).
+    private let scratchLock = NSLock()
+    private var cachedScratch: UnsafeMutableBufferPointer<Scalar>?
+
+    deinit {
+        cachedScratch?.deallocate()
+    }
+
+    private func takeScratch(_ count: Int) -> UnsafeMutableBufferPointer<Scalar> {
+        scratchLock.lock()
+        let cached = cachedScratch
+        cachedScratch = nil
+        scratchLock.unlock()
+        if let cached {
+            if cached.count >= count { return cached }
+            cached.deallocate()
+        }
+        return .allocate(capacity: count)
+    }
+
+    private func returnScratch(_ buffer: UnsafeMutableBufferPointer<Scalar>) {
+        if options.streamParameters {
+            buffer.deallocate()
+            return
+        }
+        scratchLock.lock()
+        let previous = cachedScratch
+        cachedScratch = buffer
+        scratchLock.unlock()
+        previous?.deallocate()
+    }
 
     /// Reads all parameters once (file-backed tensors are read here) and converts them to `Scalar`, unless
     /// `options.streamParameters` defers that to `run`, layer by layer.
@@ -151,8 +186,8 @@ public final class Executor<Scalar: ExecutorScalar> {
         let networkInput = options.float16Storage ? input.map { $0.roundedToHalf() } : input
         let keep = Set(network.outputIndices)
         var outputs = [[Scalar]](repeating: [], count: network.layers.count)
-        var scratch = UnsafeMutableBufferPointer<Scalar>.allocate(capacity: scratchCount)
-        defer { scratch.deallocate() }
+        var scratch = takeScratch(scratchCount)
+        defer { returnScratch(scratch) }
         for (index, layer) in network.layers.enumerated() {
             let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : outputs[$0] }
             // Streamed parameters: this layer's are read and converted now, and dropped with `step`.

@@ -267,22 +267,37 @@ struct KerasGraphTranslator {
     /// Appends a convolution, folding a following BatchNormalization into it when that is exact and
     /// unambiguous (see `foldableBatchNorm`), and splitting off a softmax activation.
     private mutating func emitConvolution(_ layer: KerasLayerDescription, _ conv: Convolution, activation act: ActivationChoice, input: Int) throws {
-        var conv = conv
+        try emitParameterLayer(layer, activation: act, outputs: conv.outputChannels, vector: false, input: input) { batchNorm, activation in
+            var conv = conv
+            conv.batchNorm = batchNorm
+            conv.activation = activation
+            return .convolution(conv)
+        }
+    }
+
+    /// The shared tail of Conv2D and Dense: when the layer's own activation is linear, a directly following
+    /// foldable BatchNormalization is merged into it (its name then maps to the same layer); a softmax
+    /// activation becomes a separate layer after a linear `<name>_preact`.
+    private mutating func emitParameterLayer(
+        _ layer: KerasLayerDescription, activation act: ActivationChoice, outputs: Int, vector: Bool, input: Int,
+        kind: (BatchNorm?, Activation) -> LayerKind
+    ) throws {
         var section = layer.className
         var merged: KerasLayerDescription?
-        if case .plain(.linear) = act, let (bnLayer, bn) = try foldableBatchNorm(after: layer, channels: conv.outputChannels, vector: false) {
-            conv.batchNorm = bn
+        var batchNorm: BatchNorm?
+        if case .plain(.linear) = act, let (bnLayer, bn) = try foldableBatchNorm(after: layer, channels: outputs, vector: vector) {
+            batchNorm = bn
             section += "+BatchNormalization"
             merged = bnLayer
         }
+        let source = LayerSource(file: descriptionFile, section: section)
         switch act {
         case .plain(let a):
-            conv.activation = a
-            let index = try builder.append(name: layer.name, kind: .convolution(conv), inputs: [input], source: LayerSource(file: descriptionFile, section: section))
+            let index = try builder.append(name: layer.name, kind: kind(batchNorm, a), inputs: [input], source: source)
             produced[layer.name] = index
             if let merged { produced[merged.name] = index }
         case .softmax:
-            let pre = try builder.append(name: "\(layer.name)_preact", kind: .convolution(conv), inputs: [input], source: LayerSource(file: descriptionFile, section: section))
+            let pre = try builder.append(name: "\(layer.name)_preact", kind: kind(nil, .linear), inputs: [input], source: source)
             try emit(layer, .softmax(.perPixelChannels), [pre])
         }
     }
@@ -300,25 +315,14 @@ struct KerasGraphTranslator {
         if isVector(inShape) {
             let n = inShape.channels
             try expectShape(layer, arrays[0], [n, units])
-            var fc = FullyConnected(inputCount: n, outputCount: units,
+            let fc = FullyConnected(inputCount: n, outputCount: units,
                                     weights: WeightTensor(shape: [units, n], values: KerasLayout.transpose(arrays[0].values, rows: n, columns: units)),
                                     bias: bias)
-            var section = layer.className
-            var merged: KerasLayerDescription?
-            if case .plain(.linear) = act, let (bnLayer, bn) = try foldableBatchNorm(after: layer, channels: units, vector: true) {
-                fc.batchNorm = bn
-                section += "+BatchNormalization"
-                merged = bnLayer
-            }
-            switch act {
-            case .plain(let a):
-                fc.activation = a
-                let index = try builder.append(name: layer.name, kind: .fullyConnected(fc), inputs: [input], source: LayerSource(file: descriptionFile, section: section))
-                produced[layer.name] = index
-                if let merged { produced[merged.name] = index }
-            case .softmax:
-                let pre = try builder.append(name: "\(layer.name)_preact", kind: .fullyConnected(fc), inputs: [input], source: LayerSource(file: descriptionFile, section: section))
-                try emit(layer, .softmax(.perPixelChannels), [pre])
+            try emitParameterLayer(layer, activation: act, outputs: units, vector: true, input: input) { batchNorm, activation in
+                var fc = fc
+                fc.batchNorm = batchNorm
+                fc.activation = activation
+                return .fullyConnected(fc)
             }
             return
         }

@@ -4,7 +4,9 @@ import Foundation
 /// Compares the boxes of the original network with the folded network's.
 ///
 /// Boxes are paired by identity before NMS: the same head, grid cell, anchor and class. Every pair's
-/// IoU must be >= `minimumIoU`. A box found by only one network fails the comparison unless it is
+/// IoU must be >= `minimumIoU`. IoU is measured at the resolution of the network input: a side shorter
+/// than `minimumSide` (one input pixel, as a fraction of the input) counts as that long, so sub-pixel
+/// boxes, which random weights produce, do not turn rounding-level shifts into large IoU changes. A box found by only one network fails the comparison unless it is
 /// borderline: its score lies within `borderline` of the threshold, where
 ///
 ///     borderline = max(1e-4, 4 x the largest score difference among paired boxes)
@@ -44,7 +46,15 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var largestScoreDifference: Float
     public var pass: Bool
 
-    public init(referenceCandidates: [Detection], candidateCandidates: [Detection], threshold: Float, nmsIoU: Float, minimumIoU: Float) {
+    public init(referenceCandidates: [Detection], candidateCandidates: [Detection], threshold: Float, nmsIoU: Float, minimumIoU: Float,
+                minimumSide: (width: Float, height: Float) = (0, 0)) {
+        func resolved(_ d: Detection) -> Detection {
+            var r = d
+            r.width = max(d.width, minimumSide.width)
+            r.height = max(d.height, minimumSide.height)
+            return r
+        }
+        func pairIoU(_ a: Detection, _ b: Detection) -> Float { resolved(a).iou(resolved(b)) }
         // Pairing by identity through one sort of each side's keys (no hashing: hundreds of thousands of
         // boxes with random weights). A duplicated key pairs with its first box, as a dictionary built
         // first-wins would.
@@ -55,7 +65,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         for box in referenceCandidates {
             if let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) {
                 paired += 1
-                smallestIoU = min(smallestIoU, box.iou(other))
+                smallestIoU = min(smallestIoU, pairIoU(box, other))
                 largestDifference = max(largestDifference, abs(box.score - other.score))
             } else {
                 onlyOne.append(box)
@@ -75,7 +85,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
             guard let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) else {
                 return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
             }
-            return Pair(reference: box, candidate: other, iou: box.iou(other), scoreDifference: abs(box.score - other.score))
+            return Pair(reference: box, candidate: other, iou: pairIoU(box, other), scoreDifference: abs(box.score - other.score))
         }
         // The clearly-above boxes without an original counterpart are the folded-only ones.
         unpairedCandidates = onlyOne[referenceOnlyCount...].filter(isClear)

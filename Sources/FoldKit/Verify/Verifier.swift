@@ -112,7 +112,8 @@ public enum Verifier {
         if isDetector {
             let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: referenceHeads, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
-                                             nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU)
+                                             nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
+                                             minimumSide: (1 / Float(original.inputShape.width), 1 / Float(original.inputShape.height)))
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
         let first = layers.first { !$0.pass }

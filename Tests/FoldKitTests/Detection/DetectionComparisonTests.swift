@@ -59,3 +59,19 @@ final class DetectionComparisonTests: XCTestCase {
         XCTAssertTrue(c.pass)
     }
 }
+
+final class SubPixelBoxTests: XCTestCase {
+    /// A box far thinner than one input pixel: a shift of 1e-4 of its height is invisible at pixel
+    /// resolution and must not fail the comparison, while a shift of a whole pixel still does.
+    func testSubPixelBoxesAreComparedAtPixelResolution() {
+        let thin = Detection(classIndex: 0, score: 0.9, objectness: 0.9, x: 0.5, y: 0.5, width: 0.3, height: 3.5e-5)
+        var nudged = thin; nudged.y += 2.4e-7 * 10
+        let pixel: (width: Float, height: Float) = (1 / 416, 1 / 416)
+        let raw = DetectionComparison(referenceCandidates: [thin], candidateCandidates: [nudged], threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99)
+        XCTAssertFalse(raw.pass, "without a resolution floor the sub-pixel shift fails")
+        let resolved = DetectionComparison(referenceCandidates: [thin], candidateCandidates: [nudged], threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99, minimumSide: pixel)
+        XCTAssertTrue(resolved.pass)
+        var moved = thin; moved.y += 1.0 / 416
+        XCTAssertFalse(DetectionComparison(referenceCandidates: [thin], candidateCandidates: [moved], threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99, minimumSide: pixel).pass)
+    }
+}

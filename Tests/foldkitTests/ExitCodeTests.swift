@@ -92,3 +92,33 @@ final class DarknetNetworksCommandTests: XCTestCase {
         }
     }
 }
+
+/// Inputs given by the user, and quiet output when not on a terminal.
+final class InputAndOutputTests: XCTestCase {
+    func testWrongInputShapeOrDtypeExitsOne() throws {
+        let cfg = try TestData.sharedFile("real-models/cifar_small/cifar_small.cfg").path
+        let weights = try TestData.sharedFile("real-models/cifar_small/cifar_small.weights").path
+        let dir = try TestData.temporaryDirectory()
+        let wrong = dir.appendingPathComponent("wrong.npy")
+        try NPYFile.write(values: [Float](repeating: 0, count: 3 * 28 * 27), shape: [1, 3, 28, 27], to: wrong)
+        let shape = try CommandRunner.run(["verify", cfg, weights, "--input", wrong.path])
+        XCTAssertEqual(shape.status, 1)
+        XCTAssertTrue(shape.stderr.contains("(1, 3, 28, 28)") && shape.stderr.contains("[1, 3, 28, 27]"), shape.stderr)
+        let ints = try CommandRunner.run(["verify", cfg, weights, "--input", TestData.fixture("npy/int32.npy").path])
+        XCTAssertEqual(ints.status, 1)
+        XCTAssertTrue(ints.stderr.contains("<i4"), ints.stderr)
+        let right = dir.appendingPathComponent("right.npy")
+        try NPYFile.write(values: [Float](repeating: 0.5, count: 3 * 28 * 28), shape: [3, 28, 28], to: right)
+        XCTAssertEqual(try CommandRunner.run(["verify", cfg, weights, "--input", right.path]).status, 0)
+    }
+
+    func testConvertIsQuietOnStandardErrorInPipes() throws {
+        let cfg = try TestData.sharedFile("real-models/yoloface-50k/yoloface-50k.cfg").path
+        let weights = try TestData.sharedFile("real-models/yoloface-50k/yoloface-50k.weights").path
+        let out = try TestData.temporaryDirectory().appendingPathComponent("blobs")
+        let result = try CommandRunner.run(["convert", cfg, weights, "--out", out.path])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stderr, "", "no progress line when standard error is not a terminal")
+        XCTAssertTrue(result.stdout.contains("wrote"), result.stdout)
+    }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import FoldKitCore
 
 /// Folds inference batch norm into the preceding convolution or fully connected layer.
@@ -13,14 +14,30 @@ import FoldKitCore
 /// beta - mean * s), which the blob writer writes and reports.
 public enum FoldBatchNorm {
     /// Returns `network` with every batch norm folded; the result has no `batchNorm` anywhere.
+    /// Layers are independent, so they are read and folded on all cores; each result is the same as
+    /// `fold(_:)` gives on its own (the arithmetic per layer does not change), and the error reported
+    /// is the one of the earliest failing layer.
     public static func apply(to network: Network) throws -> Network {
-        var folded = network
-        for i in folded.layers.indices {
-            do {
-                folded.layers[i].kind = try fold(folded.layers[i].kind)
-            } catch let error as FoldKitError {
-                throw error.located(file: network.layers[i].source.file, layer: network.layers[i].label)
+        let count = network.layers.count
+        var kinds = [LayerKind?](repeating: nil, count: count)
+        var errors = [Error?](repeating: nil, count: count)
+        kinds.withUnsafeMutableBufferPointer { results in
+            errors.withUnsafeMutableBufferPointer { failures in
+                DispatchQueue.concurrentPerform(iterations: count) { i in
+                    do {
+                        results[i] = try fold(network.layers[i].kind)
+                    } catch let error as FoldKitError {
+                        failures[i] = error.located(file: network.layers[i].source.file, layer: network.layers[i].label)
+                    } catch {
+                        failures[i] = error
+                    }
+                }
             }
+        }
+        if let error = errors.lazy.compactMap({ $0 }).first { throw error }
+        var folded = network
+        for i in 0..<count {
+            if let kind = kinds[i] { folded.layers[i].kind = kind }
         }
         return folded
     }

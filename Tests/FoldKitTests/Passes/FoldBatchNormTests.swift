@@ -52,3 +52,39 @@ final class FoldBatchNormTests: XCTestCase {
         XCTAssertEqual(try a.weights.floats().map(\.bitPattern), try b.weights.floats().map(\.bitPattern))
     }
 }
+
+final class FoldBatchNormNetworkTests: XCTestCase {
+    private func network(layers: Int, missingWeightsAt broken: Int? = nil) throws -> Network {
+        var builder = NetworkBuilder(inputShape: ActivationShape(channels: 2, height: 3, width: 3))
+        var rng = SplitMix64(seed: 3)
+        for i in 0..<layers {
+            let weights = broken == i
+                ? WeightTensor(shape: [2, 2, 1, 1], span: FileSpan(path: "/nonexistent/w.weights", byteOffset: 0, count: 4))
+                : WeightTensor(shape: [2, 2, 1, 1], values: (0..<4).map { _ in rng.nextFloat(in: -1, 1) })
+            let bn = BatchNorm(gamma: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 1]), beta: WeightTensor(shape: [2], values: [0.1, -0.1]),
+                               mean: WeightTensor(shape: [2], values: [0.2, 0.3]), variance: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 2]),
+                               convention: .darknet)
+            let conv = Convolution(inputChannels: 2, outputChannels: 2, kernelHeight: 1, kernelWidth: 1, weights: weights, bias: nil, batchNorm: bn)
+            try builder.append(kind: .convolution(conv), inputs: [i - 1], source: LayerSource(file: "n.cfg", section: "[convolutional]"))
+        }
+        return Network(format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+                       layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+    }
+
+    func testWholeNetworkEqualsLayerByLayerFold() throws {
+        let net = try network(layers: 40)
+        let folded = try FoldBatchNorm.apply(to: net)
+        for (a, b) in zip(folded.layers, net.layers) {
+            guard case .convolution(let got) = a.kind, case .convolution(let expected) = try FoldBatchNorm.fold(b.kind) else { return XCTFail() }
+            XCTAssertNil(got.batchNorm)
+            XCTAssertEqual(try got.weights.floats().map(\.bitPattern), try expected.weights.floats().map(\.bitPattern))
+            XCTAssertEqual(try got.bias?.floats().map(\.bitPattern), try expected.bias?.floats().map(\.bitPattern))
+        }
+    }
+
+    func testErrorNamesTheEarliestFailingLayer() throws {
+        XCTAssertThrowsError(try FoldBatchNorm.apply(to: network(layers: 12, missingWeightsAt: 7))) { error in
+            XCTAssertEqual((error as? FoldKitError)?.layer, "layer 7 [convolutional]", "\(error)")
+        }
+    }
+}

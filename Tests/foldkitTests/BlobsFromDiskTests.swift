@@ -23,6 +23,23 @@ final class BlobsFromDiskTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
 
+    /// A Keras batch norm with nothing to fold into is shipped as scale/shift blobs and read back as such.
+    func testUnfoldableBatchNormRunsFromItsScaleAndShiftBlobs() throws {
+        let model = try TestData.sharedFile("real-models/keras_hls4ml_jetTagger_Conv2D_Small/keras_jetTagger_Conv2D_small.h5").path
+        let blobs = try TestData.temporaryDirectory().appendingPathComponent("blobs")
+        XCTAssertEqual(try CommandRunner.run(["convert", model, "--out", blobs.path]).status, 0)
+        let intact = try CommandRunner.run(["verify", model, "--blobs", blobs.path])
+        XCTAssertEqual(intact.status, 0, intact.stdout + intact.stderr)
+        let manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: blobs.appendingPathComponent("manifest.json")))
+        guard let shift = manifest.tensors.first(where: { $0.role == "shift" }) else { return XCTFail("no scale/shift blobs written") }
+        var values = try floats(blobs.appendingPathComponent(shift.file))
+        values[0] += 1
+        try write(values, blobs.appendingPathComponent(shift.file))
+        let changed = try CommandRunner.run(["verify", model, "--blobs", blobs.path])
+        XCTAssertEqual(changed.status, 2, changed.stdout)
+        XCTAssertTrue(changed.stdout.contains(shift.name), changed.stdout)
+    }
+
     func testOneFlippedFloatExitsTwoNamingTheBlob() throws {
         let m = try convertCifar()
         let url = m.blobs.appendingPathComponent("conv3_W.bin")

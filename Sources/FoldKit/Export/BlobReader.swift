@@ -71,9 +71,10 @@ public enum BlobReader {
         return Result(network: network, manifest: manifest, problems: problems)
     }
 
-    /// The folded network with every parameter taken from the blob values.
+    /// The folded network with every parameter taken from the blob values. Only the model's structure is
+    /// used: its own weights are neither read nor folded (the blobs replace all of them).
     static func rebuild(model: Network, manifest: BlobManifest, values: [String: [Float]]) throws -> Network {
-        var network = try FoldBatchNorm.apply(to: model.materialized())
+        var network = model
         let byLayer = Dictionary(grouping: manifest.tensors, by: \.layer)
         for i in network.layers.indices {
             let layer = network.layers[i]
@@ -93,18 +94,23 @@ public enum BlobReader {
             switch layer.kind {
             case .convolution(var c):
                 let (w, wv) = try blob("weights")
-                let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
+                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 c.weights = WeightTensor(shape: c.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
                 c.bias = WeightTensor(shape: [c.outputChannels], values: try blob("bias").1)
+                c.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .convolution(c)
             case .fullyConnected(var f):
                 let (w, wv) = try blob("weights")
-                let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
-                let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
-                let dims = [f.outputCount, spatial.channels, spatial.height, spatial.width]
+                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 f.weights = WeightTensor(shape: f.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
                 f.bias = WeightTensor(shape: [f.outputCount], values: try blob("bias").1)
+                f.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .fullyConnected(f)
+            case .batchNorm(let bn):
+                // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
+                network.layers[i].kind = .channelAffine(ChannelAffine(
+                    scale: WeightTensor(shape: [bn.channels], values: try blob("scale").1),
+                    shift: WeightTensor(shape: [bn.channels], values: try blob("shift").1)))
             case .channelAffine(var a):
                 a.scale = WeightTensor(shape: a.scale.shape, values: try blob("scale").1)
                 a.shift = WeightTensor(shape: a.shift.shape, values: try blob("shift").1)

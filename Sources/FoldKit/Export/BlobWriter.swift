@@ -92,6 +92,22 @@ public enum BlobWriter {
         }
     }
 
+    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's kernel, or a
+    /// connected layer's [out, C, H, W] over its input tensor (a vector input has H = W = 1). Nil for
+    /// layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
+    public static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
+        switch layer.kind {
+        case .convolution(let c):
+            return [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
+        case .fullyConnected(let f):
+            let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
+            let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
+            return [f.outputCount, spatial.channels, spatial.height, spatial.width]
+        default:
+            return nil
+        }
+    }
+
     /// The file-name prefix of a layer's blobs.
     public static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
         let kindPrefix: String
@@ -142,14 +158,12 @@ private final class LayerStream {
         do {
             switch layer.kind {
             case .convolution(let c):
-                let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
+                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 let (weights, bias) = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims)
                 blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
                          ("bias", "b", .values(bias), [c.outputChannels], "C")]
             case .fullyConnected(let f):
-                let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
-                let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
-                let dims = [f.outputCount, spatial.channels, spatial.height, spatial.width]
+                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 let (weights, bias) = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims)
                 blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
                          ("bias", "b", .values(bias), [f.outputCount], "C")]

@@ -8,30 +8,14 @@ import XCTest
 /// keras_dl4j_cnn_batch_norm's predictions.npy made by real Keras 2.1.3) reproduced by running the
 /// network read by KerasReader through the float64 executor, within 1e-4 x max|reference|.
 final class KerasPredictionTests: XCTestCase {
-    /// (1, H, W, C) or (H, W, C) -> C x H x W; vectors unchanged.
+    /// (1, H, W, C) or (H, W, C) -> C x H x W in float64; vectors unchanged.
     private func toCHW(_ values: [Float], shape: ActivationShape) -> [Double] {
-        var out = [Double](repeating: 0, count: shape.count)
-        for y in 0..<shape.height {
-            for x in 0..<shape.width {
-                for c in 0..<shape.channels {
-                    out[(c * shape.height + y) * shape.width + x] = Double(values[(y * shape.width + x) * shape.channels + c])
-                }
-            }
-        }
-        return out
+        TensorLayout.hwcToCHW(values, shape: shape).map(Double.init)
     }
 
     /// C x H x W -> H x W x C (Keras' order for comparisons).
     private func toHWC(_ values: [Double], shape: ActivationShape) -> [Double] {
-        var out = [Double](repeating: 0, count: shape.count)
-        for c in 0..<shape.channels {
-            for y in 0..<shape.height {
-                for x in 0..<shape.width {
-                    out[(y * shape.width + x) * shape.channels + c] = values[(c * shape.height + y) * shape.width + x]
-                }
-            }
-        }
-        return out
+        TensorLayout.chwToHWC(values, shape: shape)
     }
 
     private func assertClose(_ found: [Double], _ reference: [Float], _ what: String, file: StaticString = #filePath, line: UInt = #line) {

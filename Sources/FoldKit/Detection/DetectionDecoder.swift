@@ -117,13 +117,6 @@ public enum DetectionDecoder {
         return kept
     }
 
-    /// Decodes every detection head of `network` from per-layer outputs and applies NMS.
-    public static func detect(
-        network: Network, outputs: [[Float]], threshold: Float, iouThreshold: Float
-    ) -> [Detection] {
-        nonMaxSuppression(candidates(network: network, outputs: outputs, threshold: threshold), iouThreshold: iouThreshold)
-    }
-
     /// Decodes every detection head of `network` from per-layer outputs, before NMS.
     public static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
         var all: [Detection] = []

@@ -222,12 +222,7 @@ private final class LayerStream {
         if let b, b.count != outputs {
             throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(b.count)")
         }
-        var newBias = b ?? [Float](repeating: 0, count: outputs)
-        if let affine {
-            for o in 0..<outputs {
-                newBias[o] = Float(affine.shift[o] + Double(b?[o] ?? 0) * affine.scale[o])
-            }
-        }
+        let newBias = affine.map { FoldBatchNorm.foldedBias(b, scale: $0.scale, shift: $0.shift) } ?? b ?? [Float](repeating: 0, count: outputs)
         let expected = dims.reduce(1, *)
         guard weights.count == expected else {
             throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(weights.count)")

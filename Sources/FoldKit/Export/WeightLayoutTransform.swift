@@ -67,7 +67,7 @@ public enum WeightLayoutTransform {
                 return
             }
             let s = scale[oo]
-            for k in 0..<row { target[k] = Float(Double(r[k]) * s) }
+            for k in 0..<row { target[k] = FoldBatchNorm.foldedWeight(r[k], scale: s) }
         }
         let rearranges = layout == .hwio || (layout == .ohwi && spatial > 1 && i > 1)
         if !rearranges {

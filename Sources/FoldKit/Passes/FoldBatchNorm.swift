@@ -76,6 +76,16 @@ public enum FoldBatchNorm {
         return result
     }
 
+    /// One folded weight, the only rounding: Float(Double(w) * s).
+    @inline(__always)
+    public static func foldedWeight(_ w: Float, scale s: Double) -> Float { Float(Double(w) * s) }
+
+    /// Folded biases b'[o] = Float(shift[o] + Double(b[o]) * scale[o]) with (scale, shift) from
+    /// `BatchNorm.affine()`, i.e. (beta - mean * s) + b * s; b = 0 when the layer has no bias.
+    public static func foldedBias(_ bias: [Float]?, scale: [Double], shift: [Double]) -> [Float] {
+        (0..<scale.count).map { o in Float(shift[o] + Double(bias?[o] ?? 0) * scale[o]) }
+    }
+
     /// The shared arithmetic: weights are [outputs][rest] row-major, scaled row by row.
     private static func foldedParameters(
         weights: WeightTensor, bias: WeightTensor?, outputs: Int, batchNorm: BatchNorm
@@ -90,14 +100,10 @@ public enum FoldBatchNorm {
             let s = scale[o]
             let base = o * perOutput
             for k in 0..<perOutput {
-                w[base + k] = Float(Double(w[base + k]) * s)
+                w[base + k] = foldedWeight(w[base + k], scale: s)
             }
         }
-        let b = try bias?.floats()
-        var newBias = [Float](repeating: 0, count: outputs)
-        for o in 0..<outputs {
-            newBias[o] = Float(shift[o] + Double(b?[o] ?? 0) * scale[o])
-        }
+        let newBias = foldedBias(try bias?.floats(), scale: scale, shift: shift)
         return (WeightTensor(shape: weights.shape, values: w), WeightTensor(shape: [outputs], values: newBias))
     }
 }

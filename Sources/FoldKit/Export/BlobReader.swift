@@ -91,18 +91,19 @@ public enum BlobReader {
                 }
                 return l
             }
+            /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
+            func oihwWeights() throws -> [Float] {
+                let (entry, stored) = try blob("weights")
+                return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry))
+            }
             switch layer.kind {
             case .convolution(var c):
-                let (w, wv) = try blob("weights")
-                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                c.weights = WeightTensor(shape: c.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
+                c.weights = WeightTensor(shape: c.weights.shape, values: try oihwWeights())
                 c.bias = WeightTensor(shape: [c.outputChannels], values: try blob("bias").1)
                 c.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .convolution(c)
             case .fullyConnected(var f):
-                let (w, wv) = try blob("weights")
-                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                f.weights = WeightTensor(shape: f.weights.shape, values: try WeightLayoutTransform.toOIHW(wv, dims: dims, from: try layout(w)))
+                f.weights = WeightTensor(shape: f.weights.shape, values: try oihwWeights())
                 f.bias = WeightTensor(shape: [f.outputCount], values: try blob("bias").1)
                 f.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .fullyConnected(f)

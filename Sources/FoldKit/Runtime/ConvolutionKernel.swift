@@ -6,15 +6,18 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
+/// - 3x3 stride 1 ungrouped with at least 8 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx), then out_g = W_g * columns.
 struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
-    enum Path { case pointwise, depthwise, im2col }
+    enum Path { case pointwise, depthwise, im2col, winograd }
 
     let geometry: ConvolutionGeometry
     let weights: [Scalar]
     let epilogue: ChannelEpilogue<Scalar>
     let path: Path
+    /// Set when `path == .winograd` (`WinogradConvolution.applies`).
+    let winograd: WinogradConvolution<Scalar>?
 
     init(_ conv: Convolution, input: ActivationShape, output: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
         let geometry = ConvolutionGeometry(conv, input: input, output: output)
@@ -25,17 +28,26 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
+        var winograd: WinogradConvolution<Scalar>? = nil
         if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 {
             path = .depthwise
+        } else if WinogradConvolution<Scalar>.applies(to: geometry) {
+            path = .winograd
+            winograd = WinogradConvolution(geometry: geometry, weights: weights)
         } else if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero {
             path = .pointwise
         } else {
             path = .im2col
         }
+        self.winograd = winograd
     }
 
     var scratchCount: Int {
-        path == .im2col ? geometry.columnRows * geometry.output.planeSize : 0
+        switch path {
+        case .im2col: return geometry.columnRows * geometry.output.planeSize
+        case .winograd: return winograd?.scratchCount ?? 0
+        case .pointwise, .depthwise: return 0
+        }
     }
 
     @_specialize(where Scalar == Float)
@@ -58,6 +70,9 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                             a: w + group * m * k, lda: k, b: input + group * g.inputChannelsPerGroup * planeIn, ldb: n,
                             beta: 0, c: out + group * m * n, ldc: n)
                     }
+                case .winograd:
+                    guard let work = scratch.baseAddress, let winograd else { return }
+                    winograd.forward(input: input, output: out, scratch: work)
                 case .im2col:
                     guard let columns = scratch.baseAddress else { return }
                     for group in 0..<g.groups {

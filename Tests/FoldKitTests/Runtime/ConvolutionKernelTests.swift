@@ -67,6 +67,22 @@ final class ConvolutionKernelTests: XCTestCase {
         try check(Case(input: ActivationShape(channels: 3, height: 7, width: 6), out: 4, kh: 3, kw: 3, padding: .uniform(1)))
     }
 
+    // 3x3 stride 1 with at least 8 input channels takes the Winograd F(2x2, 3x3) path: odd and even
+    // output sizes (partial 2x2 tiles), asymmetric padding, no padding, and a 2x2 output.
+    func testWinograd3x3SamePaddingOddHeight() throws {
+        try check(Case(input: ActivationShape(channels: 8, height: 7, width: 6), out: 5, kh: 3, kw: 3, padding: .uniform(1)))
+    }
+
+    func testWinograd3x3AsymmetricPadding() throws {
+        try check(Case(input: ActivationShape(channels: 9, height: 9, width: 7), out: 4, kh: 3, kw: 3,
+                       padding: Padding2D(top: 0, left: 2, bottom: 2, right: 1)))
+    }
+
+    func testWinograd3x3NoPaddingWithoutBias() throws {
+        try check(Case(input: ActivationShape(channels: 8, height: 6, width: 5), out: 3, kh: 3, kw: 3), withBias: false)
+        try check(Case(input: ActivationShape(channels: 8, height: 4, width: 4), out: 2, kh: 3, kw: 3))
+    }
+
     func testStride2AsymmetricPaddingAndOddSize() throws {
         try check(Case(input: ActivationShape(channels: 2, height: 9, width: 8), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
                        padding: Padding2D(top: 0, left: 1, bottom: 2, right: 0)))

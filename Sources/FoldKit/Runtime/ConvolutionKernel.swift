@@ -23,23 +23,28 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         let geometry = ConvolutionGeometry(conv, input: input, output: output)
         self.geometry = geometry
         let count = conv.outputChannels * (conv.inputChannels / conv.groups) * conv.kernelHeight * conv.kernelWidth
-        weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
         epilogue = ChannelEpilogue(
             bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
-        var winograd: WinogradConvolution<Scalar>? = nil
-        if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 {
-            path = .depthwise
-        } else if WinogradConvolution<Scalar>.applies(to: geometry) {
+        let isDepthwise = conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1
+        if !isDepthwise && WinogradConvolution<Scalar>.applies(to: geometry) {
+            // The Winograd path keeps only what it multiplies by: no Scalar copy of the weights.
+            let floats: [Float] = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
             path = .winograd
-            winograd = WinogradConvolution(geometry: geometry, weights: weights)
+            weights = []
+            winograd = WinogradConvolution(geometry: geometry, weights: floats, precompute: !options.streamParameters)
+            return
+        }
+        weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
+        winograd = nil
+        if isDepthwise {
+            path = .depthwise
         } else if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero {
             path = .pointwise
         } else {
             path = .im2col
         }
-        self.winograd = winograd
     }
 
     var scratchCount: Int {
@@ -55,6 +60,14 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
         guard let out = output.baseAddress else { return }
         let g = geometry
+        if path == .winograd, let winograd {
+            inputs[0].withUnsafeBufferPointer { inputBuffer in
+                guard let input = inputBuffer.baseAddress, let work = scratch.baseAddress else { return }
+                winograd.forward(input: input, output: out, scratch: work)
+            }
+            epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
+            return
+        }
         inputs[0].withUnsafeBufferPointer { inputBuffer in
             weights.withUnsafeBufferPointer { weightBuffer in
                 guard let input = inputBuffer.baseAddress, let w = weightBuffer.baseAddress else { return }
@@ -71,8 +84,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                             beta: 0, c: out + group * m * n, ldc: n)
                     }
                 case .winograd:
-                    guard let work = scratch.baseAddress, let winograd else { return }
-                    winograd.forward(input: input, output: out, scratch: work)
+                    break  // handled above
                 case .im2col:
                     guard let columns = scratch.baseAddress else { return }
                     for group in 0..<g.groups {

@@ -9,10 +9,16 @@
 /// M_k (O x T) = U_k (O x C) * V_k (C x T), T = ceil(OH/2) * ceil(OW/2) tiles.
 /// The transforms use only additions and halvings, so the result differs from the direct sum by
 /// rounding only (a few units in the last place of the operands' magnitude).
+///
+/// Weights: with `precompute` (repeated passes) U is computed once at init and the OIHW weights are not
+/// kept; otherwise (`ExecutorOptions.streamParameters`, one pass in bounded memory) the weights are kept
+/// as read and U is computed by `forward` into the scratch buffer, so no extra array is faulted in per layer.
 struct WinogradConvolution<Scalar: ExecutorScalar> {
     let geometry: ConvolutionGeometry
-    /// U as 16 row-major O x C matrices: U[(k * O + o) * C + c].
+    /// U as 16 row-major O x C matrices: U[(k * O + o) * C + c]; empty when computed in `forward`.
     let transformedWeights: [Scalar]
+    /// The O x C x 3 x 3 weights, kept only when U is computed in `forward`.
+    let weights: [Float]
 
     /// Whether a convolution of this geometry takes this path: 3x3, stride 1, dilation 1, one group,
     /// and enough input channels that the 16 GEMMs are worth their transforms.
@@ -21,46 +27,61 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
             && g.groups == 1 && g.input.channels >= 8 && g.output.height >= 2 && g.output.width >= 2
     }
 
-    /// weights: O x C x 3 x 3 (OIHW). The transform is computed in Double and rounded once to Scalar.
-    init(geometry: ConvolutionGeometry, weights: [Scalar]) {
+    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (already rounded to binary16 when it
+    /// emulates float16 storage: such values are exact in Float). The transform is computed in Double and
+    /// rounded once to Scalar.
+    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
         self.geometry = geometry
-        transformedWeights = Self.transform(weights, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels)
+        if precompute {
+            let count = 16 * geometry.output.channels * geometry.input.channels
+            transformedWeights = [Scalar](unsafeUninitializedCapacity: count) { u, initialized in
+                weights.withUnsafeBufferPointer { w in
+                    if let u = u.baseAddress { Self.transform(w, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels, into: u) }
+                }
+                initialized = count
+            }
+            self.weights = []
+        } else {
+            transformedWeights = []
+            self.weights = weights
+        }
     }
 
+    /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores.
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
-    static func transform(_ weights: [Scalar], outputChannels o: Int, inputChannels c: Int) -> [Scalar] {
+    static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>) {
         let stride = o * c
-        return [Scalar](unsafeUninitializedCapacity: 16 * stride) { u, initialized in
-            weights.withUnsafeBufferPointer { w in
-                for oc in 0..<stride {
-                    let g = w.baseAddress.map { $0 + oc * 9 }
-                    guard let g else { return }
-                    // Row i of G g (4 x 3), then U row i = that row times Gt.
-                    func store(_ i: Int, _ r0: Double, _ r1: Double, _ r2: Double) {
-                        u[(i * 4) * stride + oc] = Scalar(r0)
-                        u[(i * 4 + 1) * stride + oc] = Scalar(0.5 * (r0 + r1 + r2))
-                        u[(i * 4 + 2) * stride + oc] = Scalar(0.5 * (r0 - r1 + r2))
-                        u[(i * 4 + 3) * stride + oc] = Scalar(r2)
-                    }
-                    let g00 = Double(g[0]), g01 = Double(g[1]), g02 = Double(g[2])
-                    let g10 = Double(g[3]), g11 = Double(g[4]), g12 = Double(g[5])
-                    let g20 = Double(g[6]), g21 = Double(g[7]), g22 = Double(g[8])
-                    store(0, g00, g01, g02)
-                    store(1, 0.5 * (g00 + g10 + g20), 0.5 * (g01 + g11 + g21), 0.5 * (g02 + g12 + g22))
-                    store(2, 0.5 * (g00 - g10 + g20), 0.5 * (g01 - g11 + g21), 0.5 * (g02 - g12 + g22))
-                    store(3, g20, g21, g22)
+        guard let base = w.baseAddress, w.count >= 9 * stride else { return }
+        Parallel.forRanges(stride, totalWork: stride * 64) { range in
+            for oc in range {
+                let g = base + oc * 9
+                // Row i of G g (4 x 3), then U row i = that row times Gt.
+                @inline(__always) func store(_ i: Int, _ r0: Double, _ r1: Double, _ r2: Double) {
+                    u[(i * 4) * stride + oc] = Scalar(r0)
+                    u[(i * 4 + 1) * stride + oc] = Scalar(0.5 * (r0 + r1 + r2))
+                    u[(i * 4 + 2) * stride + oc] = Scalar(0.5 * (r0 - r1 + r2))
+                    u[(i * 4 + 3) * stride + oc] = Scalar(r2)
                 }
+                let g00 = Double(g[0]), g01 = Double(g[1]), g02 = Double(g[2])
+                let g10 = Double(g[3]), g11 = Double(g[4]), g12 = Double(g[5])
+                let g20 = Double(g[6]), g21 = Double(g[7]), g22 = Double(g[8])
+                store(0, g00, g01, g02)
+                store(1, 0.5 * (g00 + g10 + g20), 0.5 * (g01 + g11 + g21), 0.5 * (g02 + g12 + g22))
+                store(2, 0.5 * (g00 - g10 + g20), 0.5 * (g01 - g11 + g21), 0.5 * (g02 - g12 + g22))
+                store(3, g20, g21, g22)
             }
-            initialized = 16 * stride
         }
     }
 
     var tilesY: Int { (geometry.output.height + 1) / 2 }
     var tilesX: Int { (geometry.output.width + 1) / 2 }
     var tileCount: Int { tilesY * tilesX }
-    /// V (16 x C x T) and M (16 x O x T).
-    var scratchCount: Int { 16 * tileCount * (geometry.input.channels + geometry.output.channels) }
+    /// V (16 x C x T) and M (16 x O x T), then U (16 x O x C) when it is computed in `forward`.
+    var scratchCount: Int {
+        16 * tileCount * (geometry.input.channels + geometry.output.channels)
+            + (transformedWeights.isEmpty ? 16 * geometry.input.channels * geometry.output.channels : 0)
+    }
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
@@ -107,8 +128,13 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
                 }
             }
         }
-        transformedWeights.withUnsafeBufferPointer { u in
-            guard let uBase = u.baseAddress else { return }
+        let computedU = m + 16 * outChannels * tiles
+        if transformedWeights.isEmpty {
+            weights.withUnsafeBufferPointer { Self.transform($0, outputChannels: outChannels, inputChannels: channels, into: computedU) }
+        }
+        transformedWeights.withUnsafeBufferPointer { precomputed in
+            // (An empty array's base address is not reliably nil: test the count.)
+            let uBase = precomputed.isEmpty ? UnsafePointer(computedU) : precomputed.baseAddress ?? UnsafePointer(computedU)
             for k in 0..<16 {
                 Scalar.gemm(
                     transposeA: false, transposeB: false, m: outChannels, n: tiles, k: channels, alpha: 1,

@@ -61,10 +61,11 @@ public enum Verifier {
             guard original.layers.count == folded.layers.count else {
                 throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
             }
-            float32 = try Executor<Float>(network: folded).run(input: input.values, retention: .all)
+            // One pass each: parameters prepared layer by layer (no second copy of the weights, transformed or not).
+            float32 = try Executor<Float>(network: folded, options: ExecutorOptions(streamParameters: true)).run(input: input.values, retention: .all)
             clock.lap("folded pass (float32)")
             float16 = options.float16
-                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true)).run(input: input.values, retention: .all)
+                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true, streamParameters: true)).run(input: input.values, retention: .all)
                 : nil
             if options.float16 { clock.lap("folded pass (float16 storage)") }
             hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil

@@ -61,6 +61,10 @@ final class ConvolutionKernelTests: XCTestCase {
         // float32 accumulation over at most ~50 products of values in [-1, 1]
         let float = try S.runFloat(network, input: input)
         S.assertClose(float, expected.values, tolerance: 2e-5, file: file, line: line)
+        // Parameters read when the layer runs (Winograd transforms its weights into scratch then).
+        let streamed = ExecutorOptions(streamParameters: true)
+        S.assertClose(try S.runDouble(network, input: input, options: streamed), expected.values, tolerance: 1e-12, file: file, line: line)
+        S.assertClose(try S.runFloat(network, input: input, options: streamed), expected.values, tolerance: 2e-5, file: file, line: line)
     }
 
     func testPlain3x3SamePadding() throws {

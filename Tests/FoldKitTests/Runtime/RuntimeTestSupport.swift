@@ -30,8 +30,8 @@ enum RuntimeTestSupport {
     static func tensor(_ values: [Float]) -> WeightTensor { WeightTensor(shape: [values.count], values: values) }
 
     /// Runs a network in float64 and returns the last layer's output.
-    static func runDouble(_ network: Network, input: [Float]) throws -> [Double] {
-        try Executor<Double>(network: network).run(input: input.map(Double.init)).last ?? []
+    static func runDouble(_ network: Network, input: [Float], options: ExecutorOptions = .init()) throws -> [Double] {
+        try Executor<Double>(network: network, options: options).run(input: input.map(Double.init)).last ?? []
     }
 
     static func runFloat(_ network: Network, input: [Float], options: ExecutorOptions = .init()) throws -> [Float] {

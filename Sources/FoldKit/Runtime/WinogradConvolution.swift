@@ -20,11 +20,17 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     /// The O x C x 3 x 3 weights, kept only when U is computed in `forward`.
     let weights: [Float]
 
+    /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
+    /// transforms: on yolov3 at 416 (2 cores, OpenBLAS) the 32-channel 208x208 layer ran 42 ms by Winograd
+    /// against 36 ms by im2col in float32 (67 vs 63 ms in float64), while every layer with C >= 64 was
+    /// faster by Winograd (e.g. 256 -> 512 at 26x26: 10 vs 19 ms; 512 -> 1024 at 13x13: 16 vs 28 ms).
+    static var minimumInputChannels: Int { 64 }
+
     /// Whether a convolution of this geometry takes this path: 3x3, stride 1, dilation 1, one group,
     /// and enough input channels that the 16 GEMMs are worth their transforms.
     static func applies(to g: ConvolutionGeometry) -> Bool {
         g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideY == 1 && g.strideX == 1 && g.dilationY == 1 && g.dilationX == 1
-            && g.groups == 1 && g.input.channels >= 8 && g.output.height >= 2 && g.output.width >= 2
+            && g.groups == 1 && g.input.channels >= minimumInputChannels && g.output.height >= 2 && g.output.width >= 2
     }
 
     /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (already rounded to binary16 when it

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// GEMM, pointwise and depthwise convolution paths against a direct 7-loop convolution written here in Double.
@@ -71,20 +71,31 @@ final class ConvolutionKernelTests: XCTestCase {
         try check(Case(input: ActivationShape(channels: 3, height: 7, width: 6), out: 4, kh: 3, kw: 3, padding: .uniform(1)))
     }
 
-    // 3x3 stride 1 with at least 8 input channels takes the Winograd F(2x2, 3x3) path: odd and even
+    // 3x3 stride 1 with at least 64 input channels takes the Winograd F(2x2, 3x3) path: odd and even
     // output sizes (partial 2x2 tiles), asymmetric padding, no padding, and a 2x2 output.
     func testWinograd3x3SamePaddingOddHeight() throws {
-        try check(Case(input: ActivationShape(channels: 8, height: 7, width: 6), out: 5, kh: 3, kw: 3, padding: .uniform(1)))
+        try check(Case(input: ActivationShape(channels: 64, height: 7, width: 6), out: 5, kh: 3, kw: 3, padding: .uniform(1)))
     }
 
     func testWinograd3x3AsymmetricPadding() throws {
-        try check(Case(input: ActivationShape(channels: 9, height: 9, width: 7), out: 4, kh: 3, kw: 3,
+        try check(Case(input: ActivationShape(channels: 65, height: 9, width: 7), out: 4, kh: 3, kw: 3,
                        padding: Padding2D(top: 0, left: 2, bottom: 2, right: 1)))
     }
 
     func testWinograd3x3NoPaddingWithoutBias() throws {
-        try check(Case(input: ActivationShape(channels: 8, height: 6, width: 5), out: 3, kh: 3, kw: 3), withBias: false)
-        try check(Case(input: ActivationShape(channels: 8, height: 4, width: 4), out: 2, kh: 3, kw: 3))
+        try check(Case(input: ActivationShape(channels: 64, height: 6, width: 5), out: 3, kh: 3, kw: 3), withBias: false)
+        try check(Case(input: ActivationShape(channels: 64, height: 4, width: 4), out: 2, kh: 3, kw: 3))
+    }
+
+    func testWinogradPathIsTakenOnlyFrom64InputChannels() throws {
+        func geometry(channels: Int) -> ConvolutionGeometry {
+            let conv = Convolution(inputChannels: channels, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                                   weights: WeightTensor(shape: [8, channels, 3, 3], values: []), bias: nil)
+            let shape = ActivationShape(channels: channels, height: 8, width: 8)
+            return ConvolutionGeometry(conv, input: shape, output: ActivationShape(channels: 8, height: 8, width: 8))
+        }
+        XCTAssertTrue(WinogradConvolution<Float>.applies(to: geometry(channels: 64)))
+        XCTAssertFalse(WinogradConvolution<Float>.applies(to: geometry(channels: 63)))
     }
 
     func testStride2AsymmetricPaddingAndOddSize() throws {

@@ -120,6 +120,14 @@ enum GreedyNMS {
         return (min(ca, cb), max(ca, cb))
     }
 
+    /// The grid level (0 = finest) in which the cell range low...high spans at most two cells.
+    @inline(__always)
+    static func level(_ low: Int32, _ high: Int32) -> Int32 {
+        var s: Int32 = 0
+        while (high >> s) - (low >> s) > 1 { s += 1 }
+        return s
+    }
+
     /// Hands out class numbers to the workers, one at a time.
     final class ClassQueue: @unchecked Sendable {
         private let lock = NSLock()
@@ -167,11 +175,15 @@ enum GreedyNMS {
         private var entries = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
         private var keptCount = 0, entryCount = 0
 
+        /// For each level, all levels ordered by distance from it (itself, one finer, one coarser, ...).
+        private let nearestFirst: [[Int]]
+
         init(fine: Int) {
             self.fine = fine
             var levels = 1
             while fine >> levels > 0 { levels += 1 }
             self.levels = levels
+            nearestFirst = (0..<levels).map { own in (0..<levels).sorted { (abs($0 - own), $0) < (abs($1 - own), $1) } }
             var total = 0
             for sx in 0..<levels { for sy in 0..<levels { offset.append(total); total += (fine >> sx) * (fine >> sy) } }
             headCount = total
@@ -197,9 +209,12 @@ enum GreedyNMS {
                 let (y0, y1) = GreedyNMS.cellRange(candidate.y - candidate.height / 2, candidate.y + candidate.height / 2, cells: fine, scale: scale)
                 let mark = Int32(truncatingIfNeeded: number)
                 var suppressed = false
-                search: for sx in 0..<levels {
+                // Grids nearest the candidate's own size first: a box that suppresses it has a similar size,
+                // so a suppressed candidate stops early (which grid is searched first does not change the result).
+                let ownX = Int(GreedyNMS.level(x0, x1)), ownY = Int(GreedyNMS.level(y0, y1))
+                search: for sx in nearestFirst[ownX] {
                     let gx0 = Int(x0) >> sx, gx1 = Int(x1) >> sx, columns = fine >> sx
-                    for sy in 0..<levels where gridCount[sx * levels + sy] > 0 {
+                    for sy in nearestFirst[ownY] where gridCount[sx * levels + sy] > 0 {
                         let g = sx * levels + sy
                         let gy0 = Int(y0) >> sy, gy1 = Int(y1) >> sy
                         if (gy1 - gy0 + 1) * (gx1 - gx0 + 1) > gridCount[g] {
@@ -243,9 +258,7 @@ enum GreedyNMS {
 
         private func insert(_ box: Detection, range: Kept) {
             let k = Int32(keptCount)
-            var sx = 0, sy = 0
-            while (Int(range.x1) >> sx) - (Int(range.x0) >> sx) > 1 { sx += 1 }
-            while (Int(range.y1) >> sy) - (Int(range.y0) >> sy) > 1 { sy += 1 }
+            let sx = Int(GreedyNMS.level(range.x0, range.x1)), sy = Int(GreedyNMS.level(range.y0, range.y1))
             let g = sx * levels + sy, columns = fine >> sx
             (keptBoxes + keptCount).initialize(to: box)
             kept[keptCount] = range

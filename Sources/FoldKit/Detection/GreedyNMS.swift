@@ -10,12 +10,15 @@ import Foundation
 /// floor(32 * (x -+ width/2)), floor(32 * (y -+ height/2)) clamped to 0...31 (NaN: the whole range).
 /// Two boxes with IoU > 0 always share a cell, so for thresholds >= 0 this is exactly all-pairs greedy NMS.
 ///
-/// Index: kept boxes of the class being suppressed live in a hierarchy of grids, 32 >> sx columns by
-/// 32 >> sy rows for sx, sy in 0...5 (36 grids). A box is stored in the finest grid (smallest sx, sy) in
-/// which it spans at most two columns and two rows, so in at most four cells: a small box in the fine
-/// grid, a wide thin box in a grid with few columns and many rows, a box covering the image in the 1 x 1
-/// grid. A candidate visits, in every non-empty grid, the cells its range covers; a stamp per kept box
-/// skips boxes already seen for this candidate, and the fine cell ranges are compared before the IoU.
+/// Index: kept boxes of the class being suppressed live in a hierarchy of grids, F >> sx columns by
+/// F >> sy rows for every pair of levels sx, sy (F = 128, a refinement of the rule's 32 x 32 grid, for
+/// thresholds >= 0, where only overlapping boxes matter; F = 32 otherwise: 8 x 8 or 6 x 6 grids). A box
+/// is stored in the finest grid (smallest sx, sy) in which it spans at most two columns and two rows, so
+/// in at most four cells: a small box in the fine grid, a wide thin box in a grid with few columns and
+/// many rows, a box covering the image in the 1 x 1 grid. A candidate visits, in every non-empty grid
+/// (those nearest its own size first, so that a suppressed candidate stops early), the cells its range
+/// covers, or the grid's boxes one by one when they are fewer than those cells; a stamp per kept box
+/// skips boxes already seen for this candidate, and the F-grid cell ranges are compared before the IoU.
 ///
 /// Classes are independent, so they are spread over the cores (largest first); the kept flags are then
 /// read in the global sorted order, which gives the list NMS of all boxes in one pass returns.

@@ -55,15 +55,18 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
             return r
         }
         func pairIoU(_ a: Detection, _ b: Detection) -> Float { resolved(a).iou(resolved(b)) }
-        // Pairing by identity through one sort of each side's keys (no hashing: hundreds of thousands of
-        // boxes with random weights). A duplicated key pairs with its first box, as a dictionary built
-        // first-wins would.
+        // Pairing by identity through one sort of each side's keys and one merge of the two sorted lists
+        // (no hashing: hundreds of thousands of boxes with random weights). A duplicated key pairs with its
+        // first box, as a dictionary built first-wins would.
         let candidateIndex = BoxIdentityIndex(candidateCandidates)
         let referenceIndex = BoxIdentityIndex(referenceCandidates)
+        let referenceMatch = referenceIndex.firstMatches(in: candidateIndex)
+        let candidateMatch = candidateIndex.firstMatches(in: referenceIndex)
         var smallestIoU: Float = 1, largestDifference: Float = 0, paired = 0
         var onlyOne: [Detection] = []
-        for box in referenceCandidates {
-            if let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) {
+        for (i, box) in referenceCandidates.enumerated() {
+            if referenceMatch[i] >= 0 {
+                let other = candidateCandidates[referenceMatch[i]]
                 paired += 1
                 smallestIoU = min(smallestIoU, pairIoU(box, other))
                 largestDifference = max(largestDifference, abs(box.score - other.score))
@@ -72,7 +75,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
             }
         }
         let referenceOnlyCount = onlyOne.count
-        onlyOne += candidateCandidates.filter { referenceIndex.first(matching: $0) == nil }
+        for (j, box) in candidateCandidates.enumerated() where candidateMatch[j] < 0 { onlyOne.append(box) }
         let borderline = max(1e-4, 4 * largestDifference)
         func isClear(_ box: Detection) -> Bool { box.score - threshold > borderline }
         let clearly = onlyOne.filter(isClear)
@@ -80,11 +83,13 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         // NMS runs on the original's boxes; the folded network's kept boxes are their counterparts plus
         // any folded-only box clearly above the threshold (NMS of the folded boxes would differ only in
         // borderline choices, which are not judged).
-        let referenceKept = ClassParallelNMS.apply(referenceCandidates, iouThreshold: nmsIoU)
-        pairs = referenceKept.map { box in
-            guard let other = candidateIndex.first(matching: box).map({ candidateCandidates[$0] }) else {
+        let referenceKept = GreedyNMS.keptIndices(referenceCandidates, iouThreshold: nmsIoU)
+        pairs = referenceKept.map { i in
+            let box = referenceCandidates[i]
+            guard referenceMatch[i] >= 0 else {
                 return Pair(reference: box, candidate: nil, iou: 0, scoreDifference: box.score)
             }
+            let other = candidateCandidates[referenceMatch[i]]
             return Pair(reference: box, candidate: other, iou: pairIoU(box, other), scoreDifference: abs(box.score - other.score))
         }
         // The clearly-above boxes without an original counterpart are the folded-only ones.
@@ -119,48 +124,16 @@ struct BoxIdentityIndex {
         entries = boxes.enumerated().map { (Key($1), $0) }.sorted { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
     }
 
-    /// The index of the first box (in the original order) with `box`'s identity, nil when there is none.
-    func first(matching box: Detection) -> Int? {
-        let key = Key(box)
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].key < key { low = mid + 1 } else { high = mid }
+    /// For each of this index's boxes (in their original order), the index of the first box of `other`
+    /// (in its original order) with the same identity, -1 when there is none. One merge of the two sorted
+    /// lists.
+    func firstMatches(in other: BoxIdentityIndex) -> [Int] {
+        var result = [Int](repeating: -1, count: entries.count)
+        var j = 0
+        for entry in entries {
+            while j < other.entries.count && other.entries[j].key < entry.key { j += 1 }
+            if j < other.entries.count && other.entries[j].key == entry.key { result[entry.index] = other.entries[j].index }
         }
-        return low < entries.count && entries[low].key == key ? entries[low].index : nil
-    }
-}
-
-/// `DetectionDecoder.nonMaxSuppression` spread over the cores. NMS is per class (a box is only ever
-/// suppressed by a kept box of its own class), so the classes are split into groups of about equal work
-/// (greedy, largest first, work ~ boxes^2 of a class), each group is suppressed on its own, and the kept
-/// boxes are put back in NMS's order (descending score, then class, head, cell, anchor): the result is
-/// the same list NMS of all boxes at once returns.
-enum ClassParallelNMS {
-    static func apply(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
-        let workers = ProcessInfo.processInfo.activeProcessorCount
-        guard workers > 1, detections.count >= 4096 else {
-            return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold)
-        }
-        var byClass: [Int: [Detection]] = [:]
-        for box in detections { byClass[box.classIndex, default: []].append(box) }
-        guard byClass.count > 1 else { return DetectionDecoder.nonMaxSuppression(detections, iouThreshold: iouThreshold) }
-        let groupCount = min(byClass.count, 4 * workers)
-        var groups = [[Detection]](repeating: [], count: groupCount)
-        var load = [Double](repeating: 0, count: groupCount)
-        for (_, boxes) in byClass.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
-            let lightest = load.indices.min { load[$0] < load[$1] } ?? 0
-            groups[lightest] += boxes
-            load[lightest] += Double(boxes.count) * Double(boxes.count)
-        }
-        var kept = [[Detection]](repeating: [], count: groupCount)
-        kept.withUnsafeMutableBufferPointer { slots in
-            DispatchQueue.concurrentPerform(iterations: groupCount) { g in
-                slots[g] = DetectionDecoder.nonMaxSuppression(groups[g], iouThreshold: iouThreshold)
-            }
-        }
-        return kept.flatMap { $0 }.sorted {
-            $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor)
-        }
+        return result
     }
 }

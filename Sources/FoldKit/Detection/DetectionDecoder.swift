@@ -84,37 +84,13 @@ public enum DetectionDecoder {
         return detections
     }
 
-    /// Per-class greedy non-max suppression: boxes sorted by score; a box is dropped when its IoU with a
-    /// kept box of the same class exceeds `iouThreshold`. Returns boxes sorted by descending score.
-    /// Kept boxes are indexed in a 32 x 32 grid per class, so each candidate is compared only with kept
-    /// boxes that overlap its grid cells (boxes with no overlap have IoU 0 and cannot suppress it).
+    /// Per-class greedy non-max suppression: boxes sorted by descending score (ties: class, head, cell,
+    /// anchor, then input order); a box is dropped when its IoU with a kept box of the same class exceeds
+    /// `iouThreshold`. Returns the kept boxes in that order. Only kept boxes sharing a cell of a 32 x 32
+    /// grid with the candidate are compared (boxes with no overlap have IoU 0 and cannot suppress it);
+    /// see `GreedyNMS` for the index and the spreading of classes over the cores.
     public static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
-        let sorted = detections.sorted { $0.score != $1.score ? $0.score > $1.score : ($0.classIndex, $0.head, $0.cell, $0.anchor) < ($1.classIndex, $1.head, $1.cell, $1.anchor) }
-        let grid = 32
-        func cells(_ d: Detection) -> (ClosedRange<Int>, ClosedRange<Int>) {
-            func clamp(_ v: Float) -> Int { min(max(Int((v * Float(grid)).rounded(.down)), 0), grid - 1) }
-            let x0 = clamp(d.x - d.width / 2), x1 = clamp(d.x + d.width / 2)
-            let y0 = clamp(d.y - d.height / 2), y1 = clamp(d.y + d.height / 2)
-            return (min(x0, x1)...max(x0, x1), min(y0, y1)...max(y0, y1))
-        }
-        var kept: [Detection] = []
-        var buckets: [Int: [[Int]]] = [:]  // class -> grid cell -> indices into kept
-        for candidate in sorted {
-            let (xs, ys) = cells(candidate)
-            var suppressed = false
-            if let classBuckets = buckets[candidate.classIndex] {
-                search: for y in ys { for x in xs { for k in classBuckets[y * grid + x] where kept[k].iou(candidate) > iouThreshold {
-                    suppressed = true
-                    break search
-                } } }
-            }
-            if suppressed { continue }
-            kept.append(candidate)
-            var classBuckets = buckets.removeValue(forKey: candidate.classIndex) ?? Array(repeating: [], count: grid * grid)
-            for y in ys { for x in xs { classBuckets[y * grid + x].append(kept.count - 1) } }
-            buckets[candidate.classIndex] = classBuckets
-        }
-        return kept
+        GreedyNMS.apply(detections, iouThreshold: iouThreshold)
     }
 
     /// Decodes every detection head of `network` from per-layer outputs, before NMS.

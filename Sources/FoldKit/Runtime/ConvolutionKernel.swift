@@ -27,33 +27,39 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
-        let isDepthwise = conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1
-        if !isDepthwise && WinogradConvolution<Scalar>.applies(to: geometry) {
+        path = Self.path(for: conv, geometry: geometry)
+        if path == .winograd {
             // The Winograd path keeps only what it multiplies by: no Scalar copy of the weights.
             let floats: [Float] = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
-            path = .winograd
             weights = []
             winograd = WinogradConvolution(geometry: geometry, weights: floats, precompute: !options.streamParameters)
-            return
-        }
-        weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
-        winograd = nil
-        if isDepthwise {
-            path = .depthwise
-        } else if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero {
-            path = .pointwise
         } else {
-            path = .im2col
+            weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
+            winograd = nil
         }
+        scratchCount = Self.scratchCount(path: path, geometry: geometry, options: options)
     }
 
-    var scratchCount: Int {
+    /// The path a convolution of this geometry takes (see the type's documentation).
+    static func path(for conv: Convolution, geometry: ConvolutionGeometry) -> Path {
+        if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 { return .depthwise }
+        if WinogradConvolution<Scalar>.applies(to: geometry) { return .winograd }
+        if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero { return .pointwise }
+        return .im2col
+    }
+
+    /// Scratch elements a layer of this geometry needs, known before its parameters are read (the executor
+    /// sizes its scratch buffer once from these, also when parameters stream): im2col's column matrix, or
+    /// Winograd's tiles (and its transformed weights when they are computed at run time).
+    static func scratchCount(path: Path, geometry: ConvolutionGeometry, options: ExecutorOptions) -> Int {
         switch path {
         case .im2col: return geometry.columnRows * geometry.output.planeSize
-        case .winograd: return winograd?.scratchCount ?? 0
+        case .winograd: return WinogradConvolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .pointwise, .depthwise: return 0
         }
     }
+
+    let scratchCount: Int
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)

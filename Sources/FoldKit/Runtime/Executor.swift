@@ -70,10 +70,17 @@ public final class Executor<Scalar: ExecutorScalar> {
         var steps: [Step?] = []
         steps.reserveCapacity(network.layers.count)
         var lastReader = Array(network.layers.indices)
+        var streamedScratch = 0
         for layer in network.layers {
             if options.streamParameters {
-                _ = try Executor.checkedInputShapes(layer, in: network)
+                let inputShapes = try Executor.checkedInputShapes(layer, in: network)
                 steps.append(nil)
+                // Sized now, so the one scratch buffer is not reallocated (and faulted in again) as layers grow.
+                if case .convolution(let c) = layer.kind, let first = inputShapes.first {
+                    let geometry = ConvolutionGeometry(c, input: first, output: layer.outputShape)
+                    streamedScratch = max(streamedScratch, ConvolutionKernel<Scalar>.scratchCount(
+                        path: ConvolutionKernel<Scalar>.path(for: c, geometry: geometry), geometry: geometry, options: options))
+                }
             } else {
                 steps.append(try Executor.prepare(layer, in: network, options: options))
             }
@@ -83,7 +90,7 @@ public final class Executor<Scalar: ExecutorScalar> {
         }
         self.steps = steps
         self.lastReader = lastReader
-        self.scratchCount = steps.reduce(0) { count, step in
+        self.scratchCount = steps.reduce(streamedScratch) { count, step in
             if case .kernel(let kernel)? = step { return max(count, kernel.scratchCount) }
             return count
         }

@@ -83,10 +83,13 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     var tilesY: Int { (geometry.output.height + 1) / 2 }
     var tilesX: Int { (geometry.output.width + 1) / 2 }
     var tileCount: Int { tilesY * tilesX }
-    /// V (16 x C x T) and M (16 x O x T), then U (16 x O x C) when it is computed in `forward`.
-    var scratchCount: Int {
-        16 * tileCount * (geometry.input.channels + geometry.output.channels)
-            + (transformedWeights.isEmpty ? 16 * geometry.input.channels * geometry.output.channels : 0)
+
+    /// V (16 x C x T) and M (16 x O x T), then U (16 x O x C) when it is computed in `forward`;
+    /// T = ceil(OH/2) * ceil(OW/2) tiles.
+    static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
+        let tiles = ((g.output.height + 1) / 2) * ((g.output.width + 1) / 2)
+        return 16 * tiles * (g.input.channels + g.output.channels)
+            + (transformsWeightsInForward ? 16 * g.input.channels * g.output.channels : 0)
     }
 
     @_specialize(where Scalar == Float)

@@ -3,12 +3,14 @@ import FoldKitCore
 import Foundation
 
 /// Writes blob files and computes their SHA-256 on a background thread, so that the caller reads, folds
-/// and rearranges the next tensor on one core while the previous one is written and hashed on the other.
+/// and rearranges the next chunk on one core while the previous ones are written and hashed on the other.
 ///
-/// Large blobs go through a small pool of reusable buffers (`borrow`, then `write(borrowed:...)`, which
-/// hands the buffer back once written): memory stays at `slots` buffers of the largest tensor, and no
-/// page is faulted in twice. Small blobs are passed as arrays. Every write is keyed by an integer the
-/// caller picks; `finish()` waits for all of them and returns the hex digests by key.
+/// Large blobs go through a small pool of reusable buffers (`borrow`, then `append(borrowed:...)` or
+/// `write(borrowed:...)`, which hand the buffer back once written): memory stays at `slots` buffers, and
+/// no page is faulted in twice. A blob may arrive in chunks (`append`, in file order, the last one marked),
+/// so the buffers can be small enough to stay in cache between folding, writing and hashing. Small
+/// blobs are passed as arrays. Every blob is keyed by an integer the caller picks; `finish()` waits for
+/// all of them and returns the hex digests by key.
 final class BlobFileSink: @unchecked Sendable {
     private let queue = DispatchQueue(label: "foldkit.blob-writer")
     private let slots: DispatchSemaphore
@@ -18,6 +20,14 @@ final class BlobFileSink: @unchecked Sendable {
     private var digests: [Int: String] = [:]
     private var failure: Error?
     private let capacity: Int
+    /// Blobs whose first chunk was written and whose last was not (used on the writer queue only).
+    private var unfinished: [Int: OpenBlob] = [:]
+
+    /// A blob being written chunk by chunk: its file and the digest of the bytes so far.
+    private struct OpenBlob {
+        var file: OutputFile
+        var hasher: SHA256
+    }
 
     /// `slots` buffers may be in flight at once (borrowed or queued); `borrow` waits for one to come back.
     /// Buffers are allocated with room for at least `capacity` floats (the largest tensor, if known).
@@ -52,16 +62,20 @@ final class BlobFileSink: @unchecked Sendable {
         return UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
     }
 
-    /// Queues `count` floats of a borrowed buffer to be written to `path`; the buffer returns to the pool
-    /// when written. The digest is recorded under `key`.
+    /// Queues a borrowed buffer as the whole of blob `key`, to be written to `path`; the buffer returns to
+    /// the pool when written.
     func write(borrowed buffer: UnsafeMutableBufferPointer<Float>, to path: String, key: Int) {
+        append(borrowed: buffer, to: path, key: key, last: true)
+    }
+
+    /// Queues a borrowed buffer as the next chunk of blob `key` (the first chunk creates `path`, later
+    /// ones are written after it); the buffer returns to the pool when written. After the `last` chunk the
+    /// file is closed and its digest recorded under `key`.
+    func append(borrowed buffer: UnsafeMutableBufferPointer<Float>, to path: String, key: Int, last: Bool) {
         let borrowed = Borrowed(buffer: buffer)
         queue.async { [self] in
             let buffer = borrowed.buffer
-            let digest = writeAndHash(UnsafeRawBufferPointer(buffer), path: path)
-            lock.lock()
-            if let digest { digests[key] = digest }
-            lock.unlock()
+            writeChunk(UnsafeRawBufferPointer(buffer), path: path, key: key, last: last)
             giveBack(buffer)
         }
     }
@@ -79,10 +93,7 @@ final class BlobFileSink: @unchecked Sendable {
     /// Queues a small array to be written to `path`, its digest recorded under `key`.
     func write(_ values: [Float], to path: String, key: Int) {
         queue.async { [self] in
-            let digest = values.withUnsafeBytes { writeAndHash($0, path: path) }
-            lock.lock()
-            if let digest { digests[key] = digest }
-            lock.unlock()
+            values.withUnsafeBytes { writeChunk($0, path: path, key: key, last: true) }
         }
     }
 
@@ -95,24 +106,40 @@ final class BlobFileSink: @unchecked Sendable {
         return digests
     }
 
-    /// Waits for queued writes without reporting (used when the conversion itself failed).
+    /// Waits for queued writes without reporting (used when the conversion itself failed); closes blobs
+    /// left unfinished.
     func drain() {
-        queue.sync {}
+        queue.sync { unfinished = [:] }
     }
 
-    private func writeAndHash(_ bytes: UnsafeRawBufferPointer, path: String) -> String? {
+    /// On the writer queue: writes one chunk of blob `key` and feeds it to the blob's digest; records the
+    /// digest after the last chunk. After any failure it only drops its work (the first error is kept).
+    private func writeChunk(_ bytes: UnsafeRawBufferPointer, path: String, key: Int, last: Bool) {
         lock.lock()
         let failed = failure != nil
         lock.unlock()
-        if failed { return nil }
+        if failed {
+            unfinished = [:]
+            return
+        }
         do {
-            try RawFile.write(bytes, to: path)
-            return Checksum.sha256Hex(bytes)
+            var blob = try unfinished.removeValue(forKey: key) ?? OpenBlob(file: OutputFile(creating: path), hasher: SHA256())
+            try blob.file.append(bytes)
+            blob.hasher.update(bufferPointer: bytes)
+            if last {
+                try blob.file.close()
+                let digest = Checksum.hex(blob.hasher.finalize())
+                lock.lock()
+                digests[key] = digest
+                lock.unlock()
+            } else {
+                unfinished[key] = blob
+            }
         } catch {
             lock.lock()
             if failure == nil { failure = error }
             lock.unlock()
-            return nil
+            unfinished = [:]
         }
     }
 }

@@ -101,6 +101,11 @@ public enum WeightLayoutTransform {
         }
     }
 
+    /// Whether `layout` keeps each output's row (its I*kh*kw values) in one contiguous place, so that
+    /// `foldAndRearrange(inPlace:...)` on a run of whole rows ([rows, I, kh, kw]) gives exactly those rows
+    /// of the whole tensor's result. OIHW and OHWI do; HWIO interleaves the outputs.
+    public static func isRowLocal(_ layout: WeightLayout) -> Bool { layout != .hwio }
+
     /// The shape as written in `layout`, from OIHW dims.
     public static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {
         switch layout {

@@ -23,12 +23,11 @@ public enum BlobWriter {
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
         try AtomicOutputDirectory.write(to: destination) { folder in
-            // Darknet weights are checksummed from the reads that convert them (one pass over the file);
-            // sources that are read elsewhere (Keras files) are checksummed on a second thread meanwhile.
-            let reader = DigestingSpanReader()
+            // The source files are checksummed on a thread of their own meanwhile, so the digest of the
+            // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
+            let reader = FloatSpanReader()
             let sourceFiles = network.sourceFiles
-            let streamsSource = network.layers.contains { $0.source.weightsByteRange != nil }
-            let background = streamsSource ? nil : BackgroundWork { () throws -> [String: String] in
+            let sourceDigests = BackgroundWork { () throws -> [String: String] in
                 var sums: [String: String] = [:]
                 for file in sourceFiles {
                     sums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
@@ -60,17 +59,10 @@ public enum BlobWriter {
                 }
             } catch {
                 sink.drain()
-                _ = try? background?.result()
+                _ = try? sourceDigests.result()
                 throw error
             }
-            var sourceSums: [String: String] = [:]
-            if let background {
-                sourceSums = try background.result()
-            } else {
-                for file in sourceFiles {
-                    sourceSums[URL(fileURLWithPath: file).lastPathComponent] = try reader.digest(of: file)
-                }
-            }
+            let sourceSums = try sourceDigests.result()
             progress?.finish()
             let manifest = BlobManifest(
                 format: BlobManifest.formatName, version: BlobManifest.currentVersion,
@@ -89,8 +81,8 @@ public enum BlobWriter {
     /// The size of the chunks weights are streamed in (whole output rows, at least one), and how many
     /// chunks may be in flight: small enough to stay in the caches between the read, the fold and the
     /// write and hash on the other core, enough of them that neither core waits for the other.
-    static var chunkBytes = Int(ProcessInfo.processInfo.environment["FK_CHUNK"] ?? "") ?? (256 << 10)
-    static var chunkSlots = Int(ProcessInfo.processInfo.environment["FK_SLOTS"] ?? "") ?? 8
+    static let chunkBytes = 256 << 10
+    static let chunkSlots = 8
 
     /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
     private static func largestStreamedTensor(_ layer: Layer) -> Int {
@@ -140,10 +132,10 @@ private final class LayerStream {
     let folder: AtomicOutputDirectory
     let layout: WeightLayout
     let sink: BlobFileSink
-    let reader: DigestingSpanReader
+    let reader: FloatSpanReader
     let chunkBytes: Int
 
-    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: DigestingSpanReader, chunkBytes: Int) {
+    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: FloatSpanReader, chunkBytes: Int) {
         self.network = network
         self.folder = folder
         self.layout = layout

@@ -82,10 +82,16 @@ public enum WeightLayoutTransform {
             defer { temporary.deallocate() }
             for oo in 0..<o {
                 scaledRow(oo, into: temporary)
-                let r = base + oo * row
+                // out[p*I + ii] = temporary[ii*spatial + p]: contiguous stores, loads stepping by pointer
+                // (no index multiply per element; the row is in L1).
+                var out = base + oo * row
                 for p in 0..<spatial {
-                    let out = r + p * i
-                    for ii in 0..<i { out[ii] = temporary[ii * spatial + p] }
+                    var from = UnsafePointer(temporary + p)
+                    for _ in 0..<i {
+                        out.pointee = from.pointee
+                        out += 1
+                        from += spatial
+                    }
                 }
             }
         case .hwio:

@@ -5,7 +5,8 @@ import FoldKitCore
 ///
 /// Conversion streams: for each layer it reads that layer's tensors (file-backed tensors are read only
 /// now), folds batch norm (`FoldBatchNorm`), rearranges the weights into the requested layout, writes
-/// and checksums them, then drops them, so memory stays bounded by the largest layer.
+/// and checksums them, then drops them. Weights go a few output rows at a time (`Options.chunkBytes`;
+/// HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO: the largest layer).
 ///
 /// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` for Darknet, the sanitised
 /// layer name for Keras):
@@ -17,7 +18,14 @@ import FoldKitCore
 public enum BlobWriter {
     public struct Options {
         public var layout: WeightLayout
-        public init(layout: WeightLayout = .ohwi) { self.layout = layout }
+        /// Weights are streamed in chunks of whole output rows of about this many bytes (at least one row;
+        /// HWIO goes a whole tensor at a time): small enough to stay in cache from the read through the fold
+        /// to the write and the hash on other cores. The bytes written do not depend on it.
+        public var chunkBytes: Int
+        public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10) {
+            self.layout = layout
+            self.chunkBytes = chunkBytes
+        }
     }
 
     @discardableResult
@@ -38,8 +46,8 @@ public enum BlobWriter {
             // rearranges whole tensors, so it keeps two buffers of the largest one.
             let chunked = WeightLayoutTransform.isRowLocal(options.layout)
             let largest = network.layers.map(largestStreamedTensor).max() ?? 0
-            let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
-            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: chunkBytes)
+            let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
+            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
             var tensors: [BlobManifest.Tensor] = []
             do {
                 var usedPrefixes = Set<String>()
@@ -78,11 +86,9 @@ public enum BlobWriter {
         }
     }
 
-    /// The size of the chunks weights are streamed in (whole output rows, at least one), and how many
-    /// chunks may be in flight: small enough to stay in the caches between the read, the fold and the
-    /// write and hash on the other core, enough of them that neither core waits for the other.
-    static let chunkBytes = 256 << 10
-    static let chunkSlots = 8
+    /// How many chunks may be in flight between folding and the write and hash queues: enough that
+    /// neither side waits for the other, few enough that they stay in cache.
+    private static let chunkSlots = 8
 
     /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
     private static func largestStreamedTensor(_ layer: Layer) -> Int {
@@ -126,7 +132,7 @@ public enum BlobWriter {
 /// Converts one layer at a time: reads its tensors in file order (one `pread` each, the weights a few
 /// output rows at a time straight into a buffer borrowed from the sink), folds batch norm and rearranges
 /// the weights in place, and queues the blobs - large ones chunk by chunk - for writing and hashing on
-/// the sink's thread. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
+/// the sink's queues. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
 private final class LayerStream {
     let network: Network
     let folder: AtomicOutputDirectory

@@ -147,6 +147,23 @@ public final class FloatSpanReader {
         #endif
     }
 
+    /// The tensor's values: in-memory ones as they are, file-backed ones read through this reader.
+    public func floats(_ tensor: WeightTensor) throws -> [Float] {
+        switch tensor.storage {
+        case .values(let values): return values
+        case .file(let span):
+            return try [Float](unsafeUninitializedCapacity: span.count) { buffer, initialized in
+                try read(span, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<span.count]))
+                initialized = span.count
+            }
+        }
+    }
+
+    /// A copy of `tensor` held in memory (read through this reader when file-backed).
+    public func materialized(_ tensor: WeightTensor) throws -> WeightTensor {
+        WeightTensor(shape: tensor.shape, values: try floats(tensor))
+    }
+
     private func descriptor(for path: String) throws -> Int32 {
         if let descriptor = descriptors[path] { return descriptor }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -18,6 +18,7 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
+        BLASWorkerThreads.stopIdleWorkers()  // convert makes no BLAS call; their start-up spin would cost a core
         let network = try model.load()
         let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
                                             options: .init(layout: layout), progress: ProgressLine("converting"))

@@ -2,25 +2,36 @@ import Crypto
 import FoldKitCore
 import Foundation
 
-/// Writes blob files and computes their SHA-256 on a background thread, so that the caller reads, folds
-/// and rearranges the next tensor on one core while the previous one is written and hashed on the other.
+/// Writes blob files and computes their SHA-256 in the background, so that the caller reads, folds and
+/// rearranges the next chunk while earlier ones are written and hashed.
 ///
-/// Large blobs go through a small pool of reusable buffers (`borrow`, then `write(borrowed:...)`, which
-/// hands the buffer back once written): memory stays at `slots` buffers of the largest tensor, and no
-/// page is faulted in twice. Small blobs are passed as arrays. Every write is keyed by an integer the
-/// caller picks; `finish()` waits for all of them and returns the hex digests by key.
+/// Writing and hashing are two serial queues of their own (each blob's chunks stay in order on both), so
+/// the work spreads over the cores as they come free instead of one thread doing write-then-hash.
+/// Large blobs go through a small pool of reusable buffers (`borrow`, then `append(borrowed:...)` or
+/// `write(borrowed:...)`; a buffer returns to the pool once it is both written and hashed): memory stays at
+/// `slots` buffers, and no page is faulted in twice. A blob may arrive in chunks (`append`, in file order,
+/// the last one marked), so the buffers can be small enough to stay in cache from the fold to the write
+/// and the hash. Small blobs are passed as arrays. Every blob is keyed by an integer the caller picks;
+/// `finish()` waits for all of them and returns the hex digests by key.
 final class BlobFileSink: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "foldkit.blob-writer")
+    private let writeQueue = DispatchQueue(label: "foldkit.blob-writer")
+    private let hashQueue = DispatchQueue(label: "foldkit.blob-hasher")
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var free: [UnsafeMutableBufferPointer<Float>] = []
     private var owned: [UnsafeMutableBufferPointer<Float>] = []
+    /// Borrowed buffers queued on both queues, by base address: how many of the two are still using them.
+    private var pending: [UnsafeMutableRawPointer: Int] = [:]
     private var digests: [Int: String] = [:]
     private var failure: Error?
     private let capacity: Int
+    /// Blobs whose first chunk was written and whose last was not (used on the write queue only).
+    private var openFiles: [Int: OutputFile] = [:]
+    /// Digests of blobs whose last chunk was not hashed yet (used on the hash queue only).
+    private var openDigests: [Int: SHA256] = [:]
 
     /// `slots` buffers may be in flight at once (borrowed or queued); `borrow` waits for one to come back.
-    /// Buffers are allocated with room for at least `capacity` floats (the largest tensor, if known).
+    /// Buffers are allocated with room for at least `capacity` floats (the largest chunk, if known).
     init(slots: Int = 2, capacity: Int = 0) {
         self.slots = DispatchSemaphore(value: slots)
         self.capacity = capacity
@@ -52,17 +63,31 @@ final class BlobFileSink: @unchecked Sendable {
         return UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
     }
 
-    /// Queues `count` floats of a borrowed buffer to be written to `path`; the buffer returns to the pool
-    /// when written. The digest is recorded under `key`.
+    /// Queues a borrowed buffer as the whole of blob `key`, to be written to `path`; the buffer returns to
+    /// the pool when written and hashed.
     func write(borrowed buffer: UnsafeMutableBufferPointer<Float>, to path: String, key: Int) {
+        append(borrowed: buffer, to: path, key: key, last: true)
+    }
+
+    /// Queues a borrowed buffer as the next chunk of blob `key` (the first chunk creates `path`, later
+    /// ones are written after it); the buffer returns to the pool when written and hashed. After the
+    /// `last` chunk the file is closed and its digest recorded under `key`.
+    func append(borrowed buffer: UnsafeMutableBufferPointer<Float>, to path: String, key: Int, last: Bool) {
         let borrowed = Borrowed(buffer: buffer)
-        queue.async { [self] in
-            let buffer = borrowed.buffer
-            let digest = writeAndHash(UnsafeRawBufferPointer(buffer), path: path)
+        if let base = buffer.baseAddress {
             lock.lock()
-            if let digest { digests[key] = digest }
+            pending[UnsafeMutableRawPointer(base)] = 2
             lock.unlock()
-            giveBack(buffer)
+        } else {
+            giveBack(buffer)  // an empty chunk holds no memory; `release` ignores it
+        }
+        writeQueue.async { [self] in
+            writeChunk(UnsafeRawBufferPointer(borrowed.buffer), path: path, key: key, last: last)
+            release(borrowed.buffer)
+        }
+        hashQueue.async { [self] in
+            hashChunk(UnsafeRawBufferPointer(borrowed.buffer), key: key, last: last)
+            release(borrowed.buffer)
         }
     }
 
@@ -78,46 +103,90 @@ final class BlobFileSink: @unchecked Sendable {
 
     /// Queues a small array to be written to `path`, its digest recorded under `key`.
     func write(_ values: [Float], to path: String, key: Int) {
-        queue.async { [self] in
-            let digest = values.withUnsafeBytes { writeAndHash($0, path: path) }
-            lock.lock()
-            if let digest { digests[key] = digest }
-            lock.unlock()
+        writeQueue.async { [self] in
+            values.withUnsafeBytes { writeChunk($0, path: path, key: key, last: true) }
+        }
+        hashQueue.async { [self] in
+            values.withUnsafeBytes { hashChunk($0, key: key, last: true) }
         }
     }
 
     /// Waits for every queued write; returns the digests by key or throws the first write error.
     func finish() throws -> [Int: String] {
-        queue.sync {}
+        writeQueue.sync {}
+        hashQueue.sync {}
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw failure }
         return digests
     }
 
-    /// Waits for queued writes without reporting (used when the conversion itself failed).
+    /// Waits for queued writes without reporting (used when the conversion itself failed); closes blobs
+    /// left unfinished.
     func drain() {
-        queue.sync {}
+        writeQueue.sync { openFiles = [:] }
+        hashQueue.sync { openDigests = [:] }
     }
 
-    private func writeAndHash(_ bytes: UnsafeRawBufferPointer, path: String) -> String? {
+    /// One queue is done with a borrowed buffer; the second one to finish hands it back to the pool.
+    private func release(_ buffer: UnsafeMutableBufferPointer<Float>) {
+        guard let base = buffer.baseAddress.map(UnsafeMutableRawPointer.init) else { return }
         lock.lock()
-        let failed = failure != nil
+        let users = (pending[base] ?? 1) - 1
+        pending[base] = users > 0 ? users : nil
         lock.unlock()
-        if failed { return nil }
+        if users == 0 { giveBack(buffer) }
+    }
+
+    private var failed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure != nil
+    }
+
+    /// On the write queue: writes one chunk of blob `key` after the earlier ones and closes the file after
+    /// the last. After any failure it only drops its work (the first error is kept).
+    private func writeChunk(_ bytes: UnsafeRawBufferPointer, path: String, key: Int, last: Bool) {
+        if failed {
+            openFiles = [:]
+            return
+        }
         do {
-            try RawFile.write(bytes, to: path)
-            return Checksum.sha256Hex(bytes)
+            let file = try openFiles.removeValue(forKey: key) ?? OutputFile(creating: path)
+            try file.append(bytes)
+            if last {
+                try file.close()
+            } else {
+                openFiles[key] = file
+            }
         } catch {
             lock.lock()
             if failure == nil { failure = error }
             lock.unlock()
-            return nil
+            openFiles = [:]
+        }
+    }
+
+    /// On the hash queue: feeds one chunk of blob `key` to its digest and records the digest after the last.
+    private func hashChunk(_ bytes: UnsafeRawBufferPointer, key: Int, last: Bool) {
+        if failed {
+            openDigests = [:]
+            return
+        }
+        var hasher = openDigests.removeValue(forKey: key) ?? SHA256()
+        hasher.update(bufferPointer: bytes)
+        if last {
+            let digest = Checksum.hex(hasher.finalize())
+            lock.lock()
+            digests[key] = digest
+            lock.unlock()
+        } else {
+            openDigests[key] = hasher
         }
     }
 }
 
-/// A borrowed buffer handed to the writer thread; the pool's lock and semaphore order its use.
+/// A borrowed buffer handed to the queues; the pool's lock and semaphore order its use.
 private struct Borrowed: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Float>
 }

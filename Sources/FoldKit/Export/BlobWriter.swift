@@ -5,7 +5,8 @@ import FoldKitCore
 ///
 /// Conversion streams: for each layer it reads that layer's tensors (file-backed tensors are read only
 /// now), folds batch norm (`FoldBatchNorm`), rearranges the weights into the requested layout, writes
-/// and checksums them, then drops them, so memory stays bounded by the largest layer.
+/// and checksums them, then drops them. Weights go a few output rows at a time (`Options.chunkBytes`;
+/// HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO: the largest layer).
 ///
 /// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` for Darknet, the sanitised
 /// layer name for Keras):
@@ -17,27 +18,36 @@ import FoldKitCore
 public enum BlobWriter {
     public struct Options {
         public var layout: WeightLayout
-        public init(layout: WeightLayout = .ohwi) { self.layout = layout }
+        /// Weights are streamed in chunks of whole output rows of about this many bytes (at least one row;
+        /// HWIO goes a whole tensor at a time): small enough to stay in cache from the read through the fold
+        /// to the write and the hash on other cores. The bytes written do not depend on it.
+        public var chunkBytes: Int
+        public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10) {
+            self.layout = layout
+            self.chunkBytes = chunkBytes
+        }
     }
 
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
         try AtomicOutputDirectory.write(to: destination) { folder in
-            // Darknet weights are checksummed from the reads that convert them (one pass over the file);
-            // sources that are read elsewhere (Keras files) are checksummed on a second thread meanwhile.
-            let reader = DigestingSpanReader()
+            // The source files are checksummed on a thread of their own meanwhile, so the digest of the
+            // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
+            let reader = FloatSpanReader()
             let sourceFiles = network.sourceFiles
-            let streamsSource = network.layers.contains { $0.source.weightsByteRange != nil }
-            let background = streamsSource ? nil : BackgroundWork { () throws -> [String: String] in
+            let sourceDigests = BackgroundWork { () throws -> [String: String] in
                 var sums: [String: String] = [:]
                 for file in sourceFiles {
                     sums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
                 }
                 return sums
             }
+            // Row-local layouts stream the weights in small chunks through a few more buffers; HWIO
+            // rearranges whole tensors, so it keeps two buffers of the largest one.
+            let chunked = WeightLayoutTransform.isRowLocal(options.layout)
             let largest = network.layers.map(largestStreamedTensor).max() ?? 0
-            let sink = BlobFileSink(slots: 2, capacity: largest)
-            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader)
+            let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
+            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
             var tensors: [BlobManifest.Tensor] = []
             do {
                 var usedPrefixes = Set<String>()
@@ -57,17 +67,10 @@ public enum BlobWriter {
                 }
             } catch {
                 sink.drain()
-                _ = try? background?.result()
+                _ = try? sourceDigests.result()
                 throw error
             }
-            var sourceSums: [String: String] = [:]
-            if let background {
-                sourceSums = try background.result()
-            } else {
-                for file in sourceFiles {
-                    sourceSums[URL(fileURLWithPath: file).lastPathComponent] = try reader.digest(of: file)
-                }
-            }
+            let sourceSums = try sourceDigests.result()
             progress?.finish()
             let manifest = BlobManifest(
                 format: BlobManifest.formatName, version: BlobManifest.currentVersion,
@@ -82,6 +85,10 @@ public enum BlobWriter {
             return manifest
         }
     }
+
+    /// How many chunks may be in flight between folding and the write and hash queues: enough that
+    /// neither side waits for the other, few enough that they stay in cache.
+    private static let chunkSlots = 8
 
     /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
     private static func largestStreamedTensor(_ layer: Layer) -> Int {
@@ -122,31 +129,34 @@ public enum BlobWriter {
     }
 }
 
-/// Converts one layer at a time: reads its tensors in file order (one `pread` each; the weights straight
-/// into a buffer borrowed from the sink), folds batch norm and rearranges the weights in place, and
-/// queues the blobs for writing and hashing on the sink's thread.
+/// Converts one layer at a time: reads its tensors in file order (one `pread` each, the weights a few
+/// output rows at a time straight into a buffer borrowed from the sink), folds batch norm and rearranges
+/// the weights in place, and queues the blobs - large ones chunk by chunk - for writing and hashing on
+/// the sink's queues. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
 private final class LayerStream {
     let network: Network
     let folder: AtomicOutputDirectory
     let layout: WeightLayout
     let sink: BlobFileSink
-    let reader: DigestingSpanReader
+    let reader: FloatSpanReader
+    let chunkBytes: Int
 
-    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: DigestingSpanReader) {
+    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: FloatSpanReader, chunkBytes: Int) {
         self.network = network
         self.folder = folder
         self.layout = layout
         self.sink = sink
         self.reader = reader
+        self.chunkBytes = chunkBytes
     }
 
-    /// A blob about to be queued: either a borrowed buffer or a small array.
+    /// A blob of the layer: either already queued on the sink (the weights) or a small array to queue.
     private enum Payload {
-        case borrowed(UnsafeMutableBufferPointer<Float>)
+        case queued(count: Int)
         case values([Float])
         var count: Int {
             switch self {
-            case .borrowed(let b): return b.count
+            case .queued(let count): return count
             case .values(let v): return v.count
             }
         }
@@ -154,18 +164,21 @@ private final class LayerStream {
 
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
         var prefix = BlobWriter.prefix(for: layer, format: network.format)
+        if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
         let blobs: [(role: String, suffix: String, payload: Payload, shape: [Int], layout: String)]
         do {
             switch layer.kind {
             case .convolution(let c):
                 let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                let (weights, bias) = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims)
-                blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                let path = try folder.url(for: "\(prefix)_W.bin").path
+                let bias = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims, path: path, key: firstKey)
+                blobs = [("weights", "W", .queued(count: c.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
                          ("bias", "b", .values(bias), [c.outputChannels], "C")]
             case .fullyConnected(let f):
                 let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                let (weights, bias) = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims)
-                blobs = [("weights", "W", weights, WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                let path = try folder.url(for: "\(prefix)_W.bin").path
+                let bias = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims, path: path, key: firstKey)
+                blobs = [("weights", "W", .queued(count: f.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
                          ("bias", "b", .values(bias), [f.outputCount], "C")]
             default:
                 switch try FoldBatchNorm.fold(layer.kind) {
@@ -181,15 +194,12 @@ private final class LayerStream {
         } catch let error as FoldKitError {
             throw error.located(file: layer.source.file, layer: layer.label)
         }
-        if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
         usedPrefixes.insert(prefix)
         var tensors: [BlobManifest.Tensor] = []
         for (offset, blob) in blobs.enumerated() {
             let fileName = "\(prefix)_\(blob.suffix).bin"
-            let path = try folder.url(for: fileName).path
-            switch blob.payload {
-            case .borrowed(let buffer): sink.write(borrowed: buffer, to: path, key: firstKey + offset)
-            case .values(let values): sink.write(values, to: path, key: firstKey + offset)
+            if case .values(let values) = blob.payload {
+                sink.write(values, to: try folder.url(for: fileName).path, key: firstKey + offset)
             }
             tensors.append(BlobManifest.Tensor(
                 name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
@@ -199,12 +209,12 @@ private final class LayerStream {
     }
 
     /// FoldBatchNorm's arithmetic, streamed: with s, shift from `BatchNorm.affine()` (float64),
-    /// W'[o, ...] = Float(Double(W[o, ...]) * s[o]) rearranged into `layout`, and
-    /// b'[o] = Float(shift[o] + Double(b[o]) * s[o]) (b = 0 without a bias). Without batch norm the
-    /// weights are only rearranged and the bias is b (zeros when absent).
+    /// W'[o, ...] = Float(Double(W[o, ...]) * s[o]) rearranged into `layout` and queued as blob `key` at
+    /// `path`; returns b'[o] = Float(shift[o] + Double(b[o]) * s[o]) (b = 0 without a bias). Without batch
+    /// norm the weights are only rearranged and the bias is b (zeros when absent).
     private func foldedWeights(
-        _ weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?, outputs: Int, dims: [Int]
-    ) throws -> (Payload, [Float]) {
+        _ weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?, outputs: Int, dims: [Int], path: String, key: Int
+    ) throws -> [Float] {
         // File order: bias (beta), batch-norm gamma, mean, variance, then the weights.
         let b = try bias.map(reader.floats)
         var affine: (scale: [Double], shift: [Double])?
@@ -227,21 +237,37 @@ private final class LayerStream {
         guard weights.count == expected else {
             throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(weights.count)")
         }
-        let destination = try sink.borrow(count: expected)
-        do {
-            switch weights.storage {
-            case .file(let span): try reader.read(span, into: destination)
-            case .values(let values):
-                guard values.count == expected else {
-                    throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(values.count)")
-                }
-                _ = destination.update(fromContentsOf: values)
-            }
-            try WeightLayoutTransform.foldAndRearrange(inPlace: destination, dims: dims, scale: affine?.scale, to: layout)
-        } catch {
-            sink.giveBack(destination)
-            throw error
+        if case .values(let values) = weights.storage, values.count != expected {
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(values.count)")
         }
-        return (.borrowed(destination), newBias)
+        if let scale = affine?.scale, scale.count != dims.first {
+            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(dims.first ?? 0)", found: "\(scale.count)")
+        }
+        // Row-local layouts go a few whole output rows at a time; HWIO needs the whole tensor at once.
+        let rows = dims.first ?? 0
+        let row = rows > 0 ? expected / rows : 0
+        let rowsPerChunk = WeightLayoutTransform.isRowLocal(layout) && row > 0 ? max(1, chunkBytes / (row * 4)) : max(rows, 1)
+        var first = 0
+        repeat {
+            let end = min(rows, first + rowsPerChunk)
+            var chunkDims = dims
+            if !chunkDims.isEmpty { chunkDims[0] = end - first }
+            let destination = try sink.borrow(count: (end - first) * row)
+            do {
+                switch weights.storage {
+                case .file(let span):
+                    try reader.read(FileSpan(path: span.path, byteOffset: span.byteOffset + first * row * 4, count: destination.count), into: destination)
+                case .values(let values):
+                    _ = destination.update(fromContentsOf: values[(first * row)..<(end * row)])
+                }
+                try WeightLayoutTransform.foldAndRearrange(inPlace: destination, dims: chunkDims, scale: affine.map { Array($0.scale[first..<end]) }, to: layout)
+            } catch {
+                sink.giveBack(destination)
+                throw error
+            }
+            sink.append(borrowed: destination, to: path, key: key, last: end == rows)
+            first = end
+        } while first < rows
+        return newBias
     }
 }

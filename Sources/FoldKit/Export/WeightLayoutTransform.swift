@@ -82,10 +82,16 @@ public enum WeightLayoutTransform {
             defer { temporary.deallocate() }
             for oo in 0..<o {
                 scaledRow(oo, into: temporary)
-                let r = base + oo * row
+                // out[p*I + ii] = temporary[ii*spatial + p]: contiguous stores, loads stepping by pointer
+                // (no index multiply per element; the row is in L1).
+                var out = base + oo * row
                 for p in 0..<spatial {
-                    let out = r + p * i
-                    for ii in 0..<i { out[ii] = temporary[ii * spatial + p] }
+                    var from = UnsafePointer(temporary + p)
+                    for _ in 0..<i {
+                        out.pointee = from.pointee
+                        out += 1
+                        from += spatial
+                    }
                 }
             }
         case .hwio:
@@ -100,6 +106,11 @@ public enum WeightLayoutTransform {
             }
         }
     }
+
+    /// Whether `layout` keeps each output's row (its I*kh*kw values) in one contiguous place, so that
+    /// `foldAndRearrange(inPlace:...)` on a run of whole rows ([rows, I, kh, kw]) gives exactly those rows
+    /// of the whole tensor's result. OIHW and OHWI do; HWIO interleaves the outputs.
+    public static func isRowLocal(_ layout: WeightLayout) -> Bool { layout != .hwio }
 
     /// The shape as written in `layout`, from OIHW dims.
     public static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {

@@ -11,25 +11,9 @@ import Darwin
 public enum RawFile {
     /// Creates or truncates `path` (mode 0666 less the umask, as `Data.write` does) and writes `bytes`.
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            throw FoldKitError(.io, "cannot create file: \(String(cString: strerror(errno)))", file: path)
-        }
-        var done = 0
-        while done < bytes.count {
-            guard let base = bytes.baseAddress else { break }
-            let n = systemWrite(descriptor, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let message = String(cString: strerror(errno))
-                close(descriptor)
-                throw FoldKitError(.io, "write failed: \(message)", file: path, byteOffset: done)
-            }
-            done += n
-        }
-        guard close(descriptor) == 0 else {
-            throw FoldKitError(.io, "write failed on close: \(String(cString: strerror(errno)))", file: path)
-        }
+        let file = try OutputFile(creating: path)
+        try file.append(bytes)
+        try file.close()
     }
 
     /// Fills `buffer` with the bytes of `path` starting at `offset`; a file that ends first is a `badInput` error.
@@ -81,9 +65,3 @@ public enum RawFile {
         }
     }
 }
-
-#if canImport(Glibc)
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-private let systemWrite = Darwin.write
-#endif

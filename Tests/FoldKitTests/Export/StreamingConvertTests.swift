@@ -58,6 +58,33 @@ final class StreamingConvertTests: XCTestCase {
         }
     }
 
+    /// Weights go in chunks of whole output rows; whatever the chunk size (one row per chunk, a few rows,
+    /// a whole tensor), the blobs and the manifest (digests included) are the same, and every digest is
+    /// the file's.
+    func testChunkSizeDoesNotChangeTheOutput() throws {
+        let dir = try TestData.temporaryDirectory()
+        for name in ["conv-basic.cfg", "connected.cfg", "yolo-head.cfg"] {
+            let cfg = TestData.fixture("darknet/cfg/\(name)").path
+            let weights = dir.appendingPathComponent("\(name).weights").path
+            try DarknetSeededWeights.write(cfgPath: cfg, seed: 11, to: weights)
+            let network = try DarknetReader.read(cfgPath: cfg, weightsPath: weights)
+            for layout in WeightLayout.allCases {
+                let whole = dir.appendingPathComponent("\(name)-\(layout.rawValue)-whole")
+                let reference = try BlobWriter.write(network: network, to: whole, options: .init(layout: layout, chunkBytes: 1 << 30))
+                for chunkBytes in [1, 100, 4096] {
+                    let out = dir.appendingPathComponent("\(name)-\(layout.rawValue)-\(chunkBytes)")
+                    let manifest = try BlobWriter.write(network: network, to: out, options: .init(layout: layout, chunkBytes: chunkBytes))
+                    XCTAssertEqual(manifest, reference, "\(name) \(layout.rawValue) chunks of \(chunkBytes) bytes")
+                    for tensor in manifest.tensors {
+                        let written = try Data(contentsOf: out.appendingPathComponent(tensor.file))
+                        XCTAssertEqual(written, try Data(contentsOf: whole.appendingPathComponent(tensor.file)), "\(name) \(tensor.file)")
+                        XCTAssertEqual(Checksum.sha256Hex(written), tensor.sha256, "\(name) \(tensor.file)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The source digests come from the conversion's own reads; they must equal an independent tool's
     /// digest of the whole file, also when tensors are read out of file order ([connected] keeps its
     /// batch norm after the weights) or when a layer's tensors leave gaps (the header).

@@ -49,6 +49,8 @@ public enum Verifier {
         original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
     ) throws -> VerificationReport {
         var clock = PhaseClock()
+        // Folding runs on all cores without BLAS: OpenBLAS's idle workers would spin on one of them.
+        BLASWorkerThreads.stopIdleWorkers()
         let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
         var float32: [[Float]]
         var float16: [[Float]]?
@@ -111,6 +113,8 @@ public enum Verifier {
 
         var detections: DetectionComparison?
         if isDetector {
+            // Decoding and NMS (on all cores) make no BLAS call: free the core OpenBLAS's workers spin on.
+            BLASWorkerThreads.stopIdleWorkers()
             let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: referenceHeads, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,

@@ -36,6 +36,11 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     /// Compares `candidate` against `reference` element by element (NaN or infinity in either where the
     /// other is finite counts as an infinite deviation). Median and p99 are exact order statistics
     /// (nearest rank, as a sort would give), found by `RadixHistogram` without copying the deviations.
+    ///
+    /// Large layers are split across the cores in contiguous ranges of whole blocks of `sumBlock` elements;
+    /// every statistic but the mean is order-free (the largest deviation keeps the first index on ties).
+    /// The mean is (sum over blocks, in index order, of the block's sum in index order) / n: fixed block
+    /// boundaries, so the same number on any core count.
     @_specialize(where R == Double, C == Float)
     @_specialize(where R == Float, C == Float)
     @_specialize(where R == Double, C == Double)
@@ -49,30 +54,43 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
         var median = 0.0, p99 = 0.0
         reference.withUnsafeBufferPointer { ref in
             candidate.withUnsafeBufferPointer { cand in
-                @inline(__always) func deviation(_ i: Int) -> Double {
-                    let r = Double(ref[i]), c = Double(cand[i])
-                    return (r.isFinite && c.isFinite) ? abs(c - r) : (r == c ? 0 : .infinity)
+                guard n > 0 else { return }
+                let blocks = (n + sumBlock - 1) / sumBlock
+                let chunks = n >= Parallel.minimumParallelWork ? min(Parallel.workerCount, blocks) : 1
+                @inline(__always) func elements(ofChunk chunk: Int) -> Range<Int> {
+                    (min(n, blocks * chunk / chunks * sumBlock))..<(min(n, blocks * (chunk + 1) / chunks * sumBlock))
                 }
-                var histogram = RadixHistogram()
-                histogram.withCounts { counts in
-                    for i in 0..<n {
-                        let r = Double(ref[i])
-                        let d = deviation(i)
-                        if r.isFinite { maxRef = max(maxRef, abs(r)) }
-                        sumDev += d
-                        if d > maxDev { maxDev = d; worst = i }
-                        counts[RadixHistogram.bucket(d)] &+= 1
+                // Pass 1: per chunk, a histogram, max|reference|, the largest deviation and the block sums.
+                var partials = [ChunkStatistics](repeating: ChunkStatistics(), count: chunks)
+                var blockSums = [Double](repeating: 0, count: blocks)
+                partials.withUnsafeMutableBufferPointer { partials in
+                    blockSums.withUnsafeMutableBufferPointer { blockSums in
+                        let results = partials, sums = blockSums
+                        Parallel.forEach(chunks, totalWork: n) { chunk in
+                            results[chunk] = ChunkStatistics.scan(ref, cand, elements: elements(ofChunk: chunk), blockSums: sums)
+                        }
                     }
                 }
-                guard n > 0 else { return }
-                let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
-                var medianValues: [Double] = [], p99Values: [Double] = []
-                for i in 0..<n {
-                    let d = deviation(i)
-                    let b = RadixHistogram.bucket(d)
-                    if b == medianBucket.bucket { medianValues.append(d) } else if b == p99Bucket.bucket { p99Values.append(d) }
+                var histogram = partials[0].histogram
+                for p in partials {
+                    maxRef = max(maxRef, p.maxRef)
+                    if p.maxDev > maxDev { maxDev = p.maxDev; worst = p.worst }
                 }
-                if p99Bucket.bucket == medianBucket.bucket { p99Values = medianValues }
+                if maxDev == 0 { worst = 0 }
+                for p in partials.dropFirst() { histogram.add(p.histogram) }
+                for s in blockSums { sumDev += s }
+                let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
+                // Pass 2: the deviations in the buckets holding the two ranks (their order does not matter to selection).
+                var gathered = [(first: [Double], second: [Double])](repeating: ([], []), count: chunks)
+                gathered.withUnsafeMutableBufferPointer { gathered in
+                    let results = gathered
+                    Parallel.forEach(chunks, totalWork: n) { chunk in
+                        results[chunk] = ChunkStatistics.gather(ref, cand, elements: elements(ofChunk: chunk),
+                                                                buckets: (medianBucket.bucket, p99Bucket.bucket))
+                    }
+                }
+                var medianValues = gathered.flatMap(\.first)
+                var p99Values = p99Bucket.bucket == medianBucket.bucket ? medianValues : gathered.flatMap(\.second)
                 median = Quantile.select(&medianValues, rank: medianRank - medianBucket.below)
                 p99 = Quantile.select(&p99Values, rank: p99Rank - p99Bucket.below)
             }
@@ -87,6 +105,72 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
             meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: median, p99AbsDeviation: p99,
             at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)),
             relativeTolerance: rtol, allowed: allowed, pass: maxDev <= allowed)
+    }
+
+    /// Elements per partial sum of the mean (see `measure`).
+    static let sumBlock = 1 << 14
+}
+
+/// |candidate - reference| for one element: NaN or infinity in either where the other is finite is an
+/// infinite deviation; equal non-finite values (both +inf, say) are none.
+@inline(__always)
+func elementDeviation(_ r: Double, _ c: Double) -> Double {
+    (r.isFinite && c.isFinite) ? abs(c - r) : (r == c ? 0 : .infinity)
+}
+
+/// Pass 1 and pass 2 of `LayerDeviation.measure` over one chunk of elements.
+struct ChunkStatistics {
+    var maxRef = 0.0, maxDev = 0.0, worst = 0
+    var histogram = RadixHistogram()
+
+    /// Histogram, max|reference|, the first largest deviation, and the sum of each `LayerDeviation.sumBlock`
+    /// block (in index order) into `blockSums[i / sumBlock]`; `elements` starts on a block boundary.
+    @_specialize(where R == Double, C == Float)
+    @_specialize(where R == Float, C == Float)
+    @_specialize(where R == Double, C == Double)
+    static func scan<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+        _ ref: UnsafeBufferPointer<R>, _ cand: UnsafeBufferPointer<C>, elements: Range<Int>, blockSums: UnsafeMutableBufferPointer<Double>
+    ) -> ChunkStatistics {
+        var s = ChunkStatistics()
+        var maxRef = 0.0, maxDev = 0.0, worst = elements.lowerBound
+        let block = LayerDeviation.sumBlock
+        s.histogram.withCounts { counts in
+            var start = elements.lowerBound
+            while start < elements.upperBound {
+                let end = min(start + block, elements.upperBound)
+                var sum = 0.0
+                for i in start..<end {
+                    let r = Double(ref[i])
+                    let d = elementDeviation(r, Double(cand[i]))
+                    if r.isFinite { maxRef = max(maxRef, abs(r)) }
+                    sum += d
+                    if d > maxDev { maxDev = d; worst = i }
+                    counts[RadixHistogram.bucket(d)] &+= 1
+                }
+                blockSums[start / block] = sum
+                start = end
+            }
+        }
+        s.maxRef = maxRef
+        s.maxDev = maxDev
+        s.worst = worst
+        return s
+    }
+
+    /// The deviations of `elements` that fall in the first bucket, and those in the second (when different).
+    @_specialize(where R == Double, C == Float)
+    @_specialize(where R == Float, C == Float)
+    @_specialize(where R == Double, C == Double)
+    static func gather<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+        _ ref: UnsafeBufferPointer<R>, _ cand: UnsafeBufferPointer<C>, elements: Range<Int>, buckets: (Int, Int)
+    ) -> (first: [Double], second: [Double]) {
+        var first: [Double] = [], second: [Double] = []
+        for i in elements {
+            let d = elementDeviation(Double(ref[i]), Double(cand[i]))
+            let b = RadixHistogram.bucket(d)
+            if b == buckets.0 { first.append(d) } else if b == buckets.1 { second.append(d) }
+        }
+        return (first, second)
     }
 }
 

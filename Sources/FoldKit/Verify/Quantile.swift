@@ -57,6 +57,15 @@ struct RadixHistogram {
         counts.withUnsafeMutableBufferPointer { body($0) }
     }
 
+    /// Adds another histogram's counts to this one (for histograms of disjoint parts of the values).
+    mutating func add(_ other: RadixHistogram) {
+        counts.withUnsafeMutableBufferPointer { mine in
+            other.counts.withUnsafeBufferPointer { theirs in
+                for b in 0..<RadixHistogram.bucketCount { mine[b] &+= theirs[b] }
+            }
+        }
+    }
+
     /// The bucket holding the value of rank `rank` (0-based, ascending), and how many values lie in lower buckets.
     func locate(rank: Int) -> (bucket: Int, below: Int) {
         var below = 0

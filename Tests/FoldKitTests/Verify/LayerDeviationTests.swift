@@ -56,4 +56,31 @@ final class LayerDeviationTests: XCTestCase {
             XCTAssertEqual(d.maxAbsDeviation, sorted[count - 1], name)
         }
     }
+
+    /// A layer big enough to be split across cores: every statistic as one serial pass computes it; the
+    /// largest deviation occurs twice (in different chunks) and the first index is reported; the mean is
+    /// the block-wise sum (fixed 2^14-element blocks added in index order) divided by n.
+    func testLargeLayerSplitAcrossCoresMatchesSerialStatistics() throws {
+        var rng = SplitMix64(seed: 21)
+        let n = 300_001
+        var reference = (0..<n).map { _ in rng.nextUnit() * 8 - 4 }
+        var candidate = reference.map { Float($0 + (rng.nextUnit() - 0.5) * 1e-4) }
+        for i in [1234, 290_000] {  // the same largest deviation, exactly, in the first and the last chunk
+            reference[i] = 1
+            candidate[i] = 1.5
+        }
+        let deviations = zip(reference, candidate).map { abs(Double($1) - $0) }
+        let d = LayerDeviation.measure(layer: try layer(n), reference: reference, candidate: candidate, atol: 0, rtol: 1)
+        let sorted = deviations.sorted()
+        XCTAssertEqual(d.maxAbsDeviation, 0.5)
+        XCTAssertEqual(d.at.x, 1234)
+        XCTAssertEqual(d.medianAbsDeviation, sorted[150_000])
+        XCTAssertEqual(d.p99AbsDeviation, sorted[297_000])
+        XCTAssertEqual(d.maxAbsReference, reference.map(abs).max())
+        var blockwise = 0.0
+        for start in stride(from: 0, to: n, by: 1 << 14) {
+            blockwise += deviations[start..<min(n, start + (1 << 14))].reduce(0, +)
+        }
+        XCTAssertEqual(d.meanAbsDeviation, blockwise / Double(n))
+    }
 }

@@ -6,11 +6,12 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
-/// - 3x3 stride 1 ungrouped with at least 8 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
+/// - 3x3 stride 1 ungrouped with at least 64 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
+///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx), then out_g = W_g * columns.
 struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
-    enum Path { case pointwise, depthwise, im2col, winograd }
+    enum Path { case pointwise, depthwise, im2col, winograd, winogradF4 }
 
     let geometry: ConvolutionGeometry
     let weights: [Scalar]
@@ -18,6 +19,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     let path: Path
     /// Set when `path == .winograd` (`WinogradConvolution.applies`).
     let winograd: WinogradConvolution<Scalar>?
+    /// Set when `path == .winogradF4` (`WinogradF4Convolution.applies`).
+    let winogradF4: WinogradF4Convolution<Scalar>?
 
     init(_ conv: Convolution, input: ActivationShape, output: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
         let geometry = ConvolutionGeometry(conv, input: input, output: output)
@@ -28,14 +31,16 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
         path = Self.path(for: conv, geometry: geometry)
-        if path == .winograd {
-            // The Winograd path keeps only what it multiplies by: no Scalar copy of the weights.
+        if path == .winograd || path == .winogradF4 {
+            // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
             let floats: [Float] = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
             weights = []
-            winograd = WinogradConvolution(geometry: geometry, weights: floats, precompute: !options.streamParameters)
+            winograd = path == .winograd ? WinogradConvolution(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
+            winogradF4 = path == .winogradF4 ? WinogradF4Convolution(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
         } else {
             weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
             winograd = nil
+            winogradF4 = nil
         }
         scratchCount = Self.scratchCount(path: path, geometry: geometry, options: options)
     }
@@ -43,6 +48,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     /// The path a convolution of this geometry takes (see the type's documentation).
     static func path(for conv: Convolution, geometry: ConvolutionGeometry) -> Path {
         if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 { return .depthwise }
+        if WinogradF4Convolution<Scalar>.applies(to: geometry) { return .winogradF4 }
         if WinogradConvolution<Scalar>.applies(to: geometry) { return .winograd }
         if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero { return .pointwise }
         return .im2col
@@ -55,6 +61,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         switch path {
         case .im2col: return geometry.columnRows * geometry.output.planeSize
         case .winograd: return WinogradConvolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
+        case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .pointwise, .depthwise: return 0
         }
     }
@@ -66,10 +73,11 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
         guard let out = output.baseAddress else { return }
         let g = geometry
-        if path == .winograd, let winograd {
+        if path == .winograd || path == .winogradF4 {
             inputs[0].withUnsafeBufferPointer { inputBuffer in
                 guard let input = inputBuffer.baseAddress, let work = scratch.baseAddress else { return }
-                winograd.forward(input: input, output: out, scratch: work)
+                winograd?.forward(input: input, output: out, scratch: work)
+                winogradF4?.forward(input: input, output: out, scratch: work)
             }
             epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
             return
@@ -89,7 +97,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                             a: w + group * m * k, lda: k, b: input + group * g.inputChannelsPerGroup * planeIn, ldb: n,
                             beta: 0, c: out + group * m * n, ldc: n)
                     }
-                case .winograd:
+                case .winograd, .winogradF4:
                     break  // handled above
                 case .im2col:
                     guard let columns = scratch.baseAddress else { return }

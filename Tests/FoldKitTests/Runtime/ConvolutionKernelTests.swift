@@ -87,6 +87,30 @@ final class ConvolutionKernelTests: XCTestCase {
         try check(Case(input: ActivationShape(channels: 64, height: 4, width: 4), out: 2, kh: 3, kw: 3))
     }
 
+    // Outputs of 40x40 and more take F(4x4, 3x3) in float64 (F(2x2, 3x3) in float32): partial 4x4 tiles on
+    // both sides, asymmetric padding.
+    func testWinogradF4SamePaddingPartialTiles() throws {
+        try check(Case(input: ActivationShape(channels: 64, height: 41, width: 42), out: 3, kh: 3, kw: 3, padding: .uniform(1)))
+    }
+
+    func testWinogradF4AsymmetricPaddingWithoutBias() throws {
+        try check(Case(input: ActivationShape(channels: 66, height: 43, width: 45), out: 2, kh: 3, kw: 3,
+                       padding: Padding2D(top: 2, left: 0, bottom: 1, right: 2)), withBias: false)
+    }
+
+    func testWinogradVariantFollowsOutputSize() throws {
+        func path<S: ExecutorScalar>(_: S.Type, side: Int) -> ConvolutionKernel<S>.Path {
+            let conv = Convolution(inputChannels: 64, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                                   weights: WeightTensor(shape: [8, 64, 3, 3], values: []), bias: nil)
+            let geometry = ConvolutionGeometry(conv, input: ActivationShape(channels: 64, height: side, width: side),
+                                               output: ActivationShape(channels: 8, height: side, width: side))
+            return ConvolutionKernel<S>.path(for: conv, geometry: geometry)
+        }
+        XCTAssertEqual(path(Double.self, side: 40), .winogradF4)
+        XCTAssertEqual(path(Double.self, side: 39), .winograd)
+        XCTAssertEqual(path(Float.self, side: 40), .winograd)
+    }
+
     func testWinogradPathIsTakenOnlyFrom64InputChannels() throws {
         func geometry(channels: Int) -> ConvolutionGeometry {
             let conv = Convolution(inputChannels: channels, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),

@@ -1,0 +1,232 @@
+/// 3x3, stride 1, dilation 1, ungrouped convolution by Winograd's minimal filtering F(4x4, 3x3)
+/// (Lavin & Gray 2015): 36 multiplications per 4x4 output tile and input channel instead of 144
+/// (F(2x2, 3x3), `WinogradConvolution`, needs 64 for the same 16 outputs).
+///
+/// With the 6x6 input patch d of tile (ty, tx) (input rows 4ty - pt ..< 4ty - pt + 6, columns
+/// 4tx - pl ..< 4tx - pl + 6, zero outside) and the 3x3 kernel g of (o, c):
+///   V[c](t) = Bt d B,  U[o, c] = G g Gt,  M[o](t) = sum_c U[o, c] (.) V[c](t),  Y[o](t) = At M At^T
+/// with
+///   Bt = [[4,0,-5,0,1,0],[0,-4,-4,1,1,0],[0,4,-4,-1,1,0],[0,-2,-1,2,1,0],[0,2,-1,-2,1,0],[0,4,0,-5,0,1]]
+///   G  = [[1/4,0,0],[-1/6,-1/6,-1/6],[-1/6,1/6,-1/6],[1/24,1/12,1/6],[1/24,-1/12,1/6],[0,0,1]]
+///   At = [[1,1,1,1,1,0],[0,1,-1,2,-2,0],[0,1,1,4,4,0],[0,1,-1,8,-8,1]]
+/// The sum over c is 36 GEMMs, one per element k of the 6x6 transform:
+/// M_k (O x T) = U_k (O x C) * V_k (C x T), T = ceil(OH/4) * ceil(OW/4) tiles.
+///
+/// Precision: the transforms multiply by small integers and G's fractions (U is computed in float64 and
+/// rounded once), so the result differs from the direct sum by rounding only, but more of it than
+/// F(2x2, 3x3) (its points 0, +-1, +-2 give coefficients up to 8): `ConvolutionKernel` uses it for the
+/// float64 reference only, and only where it measured faster (outputs of at least `minimumOutputSide`).
+///
+/// Weights: as `WinogradConvolution` - U precomputed at init (OIHW weights not kept), or computed into
+/// the scratch buffer by `forward` when parameters stream.
+struct WinogradF4Convolution<Scalar: ExecutorScalar> {
+    let geometry: ConvolutionGeometry
+    /// U as 36 row-major O x C matrices: U[(k * O + o) * C + c]; empty when computed in `forward`.
+    let transformedWeights: [Scalar]
+    /// The O x C x 3 x 3 weights, kept only when U is computed in `forward`.
+    let weights: [Float]
+
+    /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
+    /// outputs F(4x4) is faster (float32 5.2 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.7 vs 13.3 ms), at
+    /// 26x26 it is slower (49 tiles: 6.9 vs 5.5 ms, float64 12.0 vs 11.2 ms), so it starts between them.
+    static var minimumOutputSide: Int { 40 }
+
+    /// Float64 only (the reference pass), for a `WinogradConvolution` geometry whose output is at least
+    /// `minimumOutputSide` on both sides. In float32 F(4x4, 3x3)'s rounding error is about ten times
+    /// F(2x2, 3x3)'s (measured: 1.7e-5 relative on a 64-channel layer, against 2e-6), close to verify's
+    /// per-layer budget, and the float32 pass stands in for the device: it keeps F(2x2, 3x3).
+    static func applies(to g: ConvolutionGeometry) -> Bool {
+        Scalar.self == Double.self && WinogradConvolution<Scalar>.applies(to: g)
+            && g.output.height >= minimumOutputSide && g.output.width >= minimumOutputSide
+    }
+
+    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (see `WinogradConvolution.init`).
+    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
+        self.geometry = geometry
+        if precompute {
+            let count = 36 * geometry.output.channels * geometry.input.channels
+            transformedWeights = [Scalar](unsafeUninitializedCapacity: count) { u, initialized in
+                weights.withUnsafeBufferPointer { w in
+                    if let u = u.baseAddress { Self.transform(w, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels, into: u) }
+                }
+                initialized = count
+            }
+            self.weights = []
+        } else {
+            transformedWeights = []
+            self.weights = weights
+        }
+    }
+
+    /// Tiles: T = ceil(OH/4) * ceil(OW/4).
+    static func tileCount(_ g: ConvolutionGeometry) -> Int { ((g.output.height + 3) / 4) * ((g.output.width + 3) / 4) }
+
+    /// V (36 x C x T) and M (36 x O x T), then U (36 x O x C) when it is computed in `forward`.
+    static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
+        36 * tileCount(g) * (g.input.channels + g.output.channels)
+            + (transformsWeightsInForward ? 36 * g.input.channels * g.output.channels : 0)
+    }
+
+    /// One column (or row) of G g: (g0, g1, g2) -> G (g0, g1, g2)^T, six values.
+    @inline(__always)
+    private static func weightColumn(_ g0: Double, _ g1: Double, _ g2: Double) -> (Double, Double, Double, Double, Double, Double) {
+        (g0 / 4, -(g0 + g1 + g2) / 6, -(g0 - g1 + g2) / 6, g0 / 24 + g1 / 12 + g2 / 6, g0 / 24 - g1 / 12 + g2 / 6, g2)
+    }
+
+    /// U[k] = G g Gt for every (o, c), k = 6i + j, written to u[(k * O + o) * C + c]; split across cores, in
+    /// blocks of (o, c) pairs through a local tile so that each plane is written contiguously.
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>) {
+        let stride = o * c
+        let block = 128
+        guard let base = w.baseAddress, w.count >= 9 * stride else { return }
+        let blocks = (stride + block - 1) / block
+        Parallel.forRanges(blocks, totalWork: stride * 160) { range in
+            withUnsafeTemporaryAllocation(of: Scalar.self, capacity: 36 * block) { tile in
+                guard let t = tile.baseAddress else { return }
+                for blockIndex in range {
+                    let first = blockIndex * block
+                    let count = min(block, stride - first)
+                    for j in 0..<count {
+                        let g = base + (first + j) * 9
+                        // Columns of G g (g is row-major 3x3: g[3r + s]).
+                        let c0 = weightColumn(Double(g[0]), Double(g[3]), Double(g[6]))
+                        let c1 = weightColumn(Double(g[1]), Double(g[4]), Double(g[7]))
+                        let c2 = weightColumn(Double(g[2]), Double(g[5]), Double(g[8]))
+                        @inline(__always) func row(_ i: Int, _ a: Double, _ b: Double, _ cc: Double) {
+                            let r = weightColumn(a, b, cc)
+                            let dst = t + (i * 6) * block + j
+                            dst[0] = Scalar(r.0); dst[block] = Scalar(r.1); dst[2 * block] = Scalar(r.2)
+                            dst[3 * block] = Scalar(r.3); dst[4 * block] = Scalar(r.4); dst[5 * block] = Scalar(r.5)
+                        }
+                        row(0, c0.0, c1.0, c2.0); row(1, c0.1, c1.1, c2.1); row(2, c0.2, c1.2, c2.2)
+                        row(3, c0.3, c1.3, c2.3); row(4, c0.4, c1.4, c2.4); row(5, c0.5, c1.5, c2.5)
+                    }
+                    for k in 0..<36 {
+                        (u + k * stride + first).update(from: t + k * block, count: count)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bt (d0 ... d5)^T.
+    @inline(__always)
+    private static func inputColumn(_ d0: Scalar, _ d1: Scalar, _ d2: Scalar, _ d3: Scalar, _ d4: Scalar, _ d5: Scalar)
+        -> (Scalar, Scalar, Scalar, Scalar, Scalar, Scalar) {
+        let a = d4 - 4 * d2, b = d3 - 4 * d1, e = d4 - d2, f = 2 * (d3 - d1)
+        return (4 * d0 - 5 * d2 + d4, a + b, a - b, e + f, e - f, 4 * d1 - 5 * d3 + d5)
+    }
+
+    /// At (m0 ... m5)^T.
+    @inline(__always)
+    private static func outputColumn(_ m0: Scalar, _ m1: Scalar, _ m2: Scalar, _ m3: Scalar, _ m4: Scalar, _ m5: Scalar)
+        -> (Scalar, Scalar, Scalar, Scalar) {
+        let s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4
+        return (m0 + s12 + s34, d12 + 2 * d34, s12 + 4 * s34, d12 + 8 * d34 + m5)
+    }
+
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>) {
+        let g = geometry
+        let channels = g.input.channels, outChannels = g.output.channels
+        let tiles = Self.tileCount(g), tilesAcross = (g.output.width + 3) / 4, tilesDown = (g.output.height + 3) / 4
+        let v = scratch, m = scratch + 36 * channels * tiles
+        let height = g.input.height, width = g.input.width
+        let padTop = g.padTop, padLeft = g.padLeft
+        let planeIn = g.input.planeSize
+        let inStride = channels * tiles
+        Parallel.forEach(channels, totalWork: channels * tiles * 200) { c in
+            let src = input + c * planeIn
+            withUnsafeTemporaryAllocation(of: Scalar.self, capacity: 36) { patchBuffer in
+                guard let p = patchBuffer.baseAddress else { return }
+                for ty in 0..<tilesDown {
+                    let y0 = ty * 4 - padTop
+                    for tx in 0..<tilesAcross {
+                        let x0 = tx * 4 - padLeft
+                        // The 6x6 patch, zero outside the input.
+                        if y0 >= 0 && y0 + 6 <= height && x0 >= 0 && x0 + 6 <= width {
+                            for i in 0..<6 { (p + 6 * i).update(from: src + (y0 + i) * width + x0, count: 6) }
+                        } else {
+                            for i in 0..<6 {
+                                let y = y0 + i
+                                for j in 0..<6 {
+                                    let x = x0 + j
+                                    p[6 * i + j] = (y >= 0 && y < height && x >= 0 && x < width) ? src[y * width + x] : 0
+                                }
+                            }
+                        }
+                        // Bt d (columns), then (Bt d) B (rows).
+                        let e0 = Self.inputColumn(p[0], p[6], p[12], p[18], p[24], p[30])
+                        let e1 = Self.inputColumn(p[1], p[7], p[13], p[19], p[25], p[31])
+                        let e2 = Self.inputColumn(p[2], p[8], p[14], p[20], p[26], p[32])
+                        let e3 = Self.inputColumn(p[3], p[9], p[15], p[21], p[27], p[33])
+                        let e4 = Self.inputColumn(p[4], p[10], p[16], p[22], p[28], p[34])
+                        let e5 = Self.inputColumn(p[5], p[11], p[17], p[23], p[29], p[35])
+                        let dst = v + c * tiles + ty * tilesAcross + tx
+                        @inline(__always) func store(_ i: Int, _ r: (Scalar, Scalar, Scalar, Scalar, Scalar, Scalar)) {
+                            let d = dst + (6 * i) * inStride
+                            d[0] = r.0; d[inStride] = r.1; d[2 * inStride] = r.2
+                            d[3 * inStride] = r.3; d[4 * inStride] = r.4; d[5 * inStride] = r.5
+                        }
+                        store(0, Self.inputColumn(e0.0, e1.0, e2.0, e3.0, e4.0, e5.0))
+                        store(1, Self.inputColumn(e0.1, e1.1, e2.1, e3.1, e4.1, e5.1))
+                        store(2, Self.inputColumn(e0.2, e1.2, e2.2, e3.2, e4.2, e5.2))
+                        store(3, Self.inputColumn(e0.3, e1.3, e2.3, e3.3, e4.3, e5.3))
+                        store(4, Self.inputColumn(e0.4, e1.4, e2.4, e3.4, e4.4, e5.4))
+                        store(5, Self.inputColumn(e0.5, e1.5, e2.5, e3.5, e4.5, e5.5))
+                    }
+                }
+            }
+        }
+        let computedU = m + 36 * outChannels * tiles
+        if transformedWeights.isEmpty {
+            weights.withUnsafeBufferPointer { Self.transform($0, outputChannels: outChannels, inputChannels: channels, into: computedU) }
+        }
+        transformedWeights.withUnsafeBufferPointer { precomputed in
+            // (An empty array's base address is not reliably nil: test the count.)
+            let uBase = precomputed.isEmpty ? UnsafePointer(computedU) : precomputed.baseAddress ?? UnsafePointer(computedU)
+            for k in 0..<36 {
+                Scalar.gemm(
+                    transposeA: false, transposeB: false, m: outChannels, n: tiles, k: channels, alpha: 1,
+                    a: uBase + k * outChannels * channels, lda: channels, b: UnsafePointer(v + k * channels * tiles), ldb: tiles,
+                    beta: 0, c: m + k * outChannels * tiles, ldc: tiles)
+            }
+        }
+        let outH = g.output.height, outW = g.output.width, planeOut = g.output.planeSize
+        let outStride = outChannels * tiles
+        Parallel.forEach(outChannels, totalWork: outChannels * tiles * 120) { o in
+            let dst = output + o * planeOut
+            for ty in 0..<tilesDown {
+                for tx in 0..<tilesAcross {
+                    let q = m + o * tiles + ty * tilesAcross + tx
+                    @inline(__always) func column(_ j: Int) -> (Scalar, Scalar, Scalar, Scalar) {
+                        Self.outputColumn(q[j * outStride], q[(6 + j) * outStride], q[(12 + j) * outStride],
+                                          q[(18 + j) * outStride], q[(24 + j) * outStride], q[(30 + j) * outStride])
+                    }
+                    // At M (columns), then (At M) At^T (rows).
+                    let a0 = column(0), a1 = column(1), a2 = column(2), a3 = column(3), a4 = column(4), a5 = column(5)
+                    let y0 = ty * 4, x0 = tx * 4
+                    let rowsLeft = min(4, outH - y0), columnsLeft = min(4, outW - x0)
+                    @inline(__always) func store(_ r: Int, _ values: (Scalar, Scalar, Scalar, Scalar)) {
+                        guard r < rowsLeft else { return }
+                        let row = dst + (y0 + r) * outW + x0
+                        if columnsLeft == 4 {
+                            row[0] = values.0; row[1] = values.1; row[2] = values.2; row[3] = values.3
+                        } else {
+                            row[0] = values.0
+                            if columnsLeft > 1 { row[1] = values.1 }
+                            if columnsLeft > 2 { row[2] = values.2 }
+                        }
+                    }
+                    store(0, Self.outputColumn(a0.0, a1.0, a2.0, a3.0, a4.0, a5.0))
+                    store(1, Self.outputColumn(a0.1, a1.1, a2.1, a3.1, a4.1, a5.1))
+                    store(2, Self.outputColumn(a0.2, a1.2, a2.2, a3.2, a4.2, a5.2))
+                    store(3, Self.outputColumn(a0.3, a1.3, a2.3, a3.3, a4.3, a5.3))
+                }
+            }
+        }
+    }
+}

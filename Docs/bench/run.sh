@@ -53,15 +53,25 @@ read HP_MIN HP_MED < <(hf "$TMP/h5py.json" "python3 Docs/bench/h5py_read.py $KER
 H5PY_IN=$(for i in 1 2 3 4 5; do python3 Docs/bench/h5py_read.py "$KERAS"; done | sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' | sort -n | head -1)
 
 echo "== in-process: forward passes, decode, Keras read (foldkit bench), OpenCV forward" >&2
-"$FOLDKIT" bench --cfg "$CFG" --weights "$WEIGHTS" --keras "$KERAS" --runs 5 --json "$TMP/bench.json" > "$TMP/bench.txt"
-python3 Docs/bench/opencv_forward.py "$CFG" "$WEIGHTS" --runs 5 > "$TMP/opencv_forward.txt"
-b() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[sys.argv[2]]; print("%.3f %.3f" % (r["minimum"]*1000, r["median"]*1000))' "$TMP/bench.json" "$1"; }
+# Forward passes alternate with OpenCV's for $ROUNDS rounds, so that a slow spell of the shared machine
+# does not fall on one side only; each figure is the minimum over all rounds (and the median of the rounds' medians).
+ROUNDS=${ROUNDS:-3}
+for round in $(seq 1 "$ROUNDS"); do
+  "$FOLDKIT" bench --cfg "$CFG" --weights "$WEIGHTS" --keras "$KERAS" --runs 5 --json "$TMP/bench-$round.json" > "$TMP/bench-$round.txt"
+  python3 Docs/bench/opencv_forward.py "$CFG" "$WEIGHTS" --runs 5 > "$TMP/opencv_forward-$round.txt"
+done
+cp "$TMP/bench-1.txt" "$TMP/bench.txt"
+b() { python3 -c '
+import json, sys, statistics
+rs = [json.load(open("%s/bench-%d.json" % (sys.argv[1], i)))[sys.argv[3]] for i in range(1, int(sys.argv[2]) + 1)]
+print("%.3f %.3f" % (min(r["minimum"] for r in rs) * 1000, statistics.median(r["median"] for r in rs) * 1000))' "$TMP" "$ROUNDS" "$1"; }
 read F32_MIN F32_MED < <(b "forward float32 (folded)")
 read F64_MIN F64_MED < <(b "forward float64 (original)")
 read DEC_MIN DEC_MED < <(b "decode+nms 288x288")
 read DEC3_MIN DEC3_MED < <(b "decode+nms 320x320")
 read KIN_MIN KIN_MED < <(b "keras read")
-read CV_MIN CV_MED < <(sed -n 's/.*min \([0-9.]*\) ms median \([0-9.]*\) ms.*/\1 \2/p' "$TMP/opencv_forward.txt")
+read CV_MIN CV_MED < <(cat "$TMP"/opencv_forward-*.txt | sed -n 's/.*min \([0-9.]*\) ms median \([0-9.]*\) ms.*/\1 \2/p' \
+  | python3 -c 'import sys, statistics; r=[tuple(map(float, l.split())) for l in sys.stdin]; print("%.1f %.1f" % (min(a for a, _ in r), statistics.median(b for _, b in r)))')
 SHA=$(sed -n 's/^sha256 *\([0-9.]*\) GB.*/\1/p' "$TMP/bench.txt")
 
 r() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
@@ -71,7 +81,7 @@ SHA_FLOOR=$(python3 -c "import sys; print('%.3f' % (2 * float(sys.argv[1]) / 1e3
 
 TABLE=$(cat <<MD
 Machine: $MACHINE$MEM RAM; load average at start $LOAD. FoldKit $(git -C "$ROOT" rev-parse --short HEAD), OpenCV $(python3 -c 'import cv2; print(cv2.__version__)'), numpy $(python3 -c 'import numpy; print(numpy.__version__)'), h5py $(python3 -c 'import h5py; print(h5py.__version__)').
-Whole-process times are hyperfine's minimum / median of $RUNS runs; in-process times are the minimum / median of 5 runs after a warm-up.
+Whole-process times are hyperfine's minimum / median of $RUNS runs; in-process times (forward passes alternating with OpenCV's for $ROUNDS rounds of 5 runs after a warm-up) are the minimum over all runs / the median of the rounds' medians.
 
 | what | FoldKit | baseline | ratio (min) | target | verdict |
 |---|---|---|---|---|---|

@@ -62,6 +62,9 @@ struct BenchCommand: ParsableCommand {
             defer { try? FileManager.default.removeItem(at: out) }
             let convert = try Timing.measure(runs: runs) { _ = try BlobWriter.write(network: network, to: out) }
             report("convert (in process)", convert)
+            // The runs above leave over a GB of dirty pages; flush them now, or the kernel's writeback
+            // competes with the forward passes timed next.
+            sync()
             if !noForward {
                 let input = ModelInput.seeded(1, shape: network.inputShape).values
                 let folded = try FoldBatchNorm.apply(to: network)

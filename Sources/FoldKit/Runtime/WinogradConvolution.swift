@@ -10,15 +10,12 @@
 /// The transforms use only additions and halvings, so the result differs from the direct sum by
 /// rounding only (a few units in the last place of the operands' magnitude).
 ///
-/// Weights: with `precompute` (repeated passes) U is computed once at init and the OIHW weights are not
-/// kept; otherwise (`ExecutorOptions.streamParameters`, one pass in bounded memory) the weights are kept
-/// as read and U is computed by `forward` into the scratch buffer, so no extra array is faulted in per layer.
+/// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
+/// stream (`WinogradWeights`, which also runs the 16 GEMMs).
 struct WinogradConvolution<Scalar: ExecutorScalar> {
     let geometry: ConvolutionGeometry
-    /// U as 16 row-major O x C matrices: U[(k * O + o) * C + c]; empty when computed in `forward`.
-    let transformedWeights: [Scalar]
-    /// The O x C x 3 x 3 weights, kept only when U is computed in `forward`.
-    let weights: [Float]
+    /// U, precomputed or computed per pass (`WinogradWeights`).
+    let parameters: WinogradWeights<Scalar>
 
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
     /// transforms: on yolov3 at 416 (2 cores, OpenBLAS) the 32-channel 208x208 layer ran 42 ms by Winograd
@@ -38,19 +35,9 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     /// rounded once to Scalar.
     init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
         self.geometry = geometry
-        if precompute {
-            let count = 16 * geometry.output.channels * geometry.input.channels
-            transformedWeights = [Scalar](unsafeUninitializedCapacity: count) { u, initialized in
-                weights.withUnsafeBufferPointer { w in
-                    if let u = u.baseAddress { Self.transform(w, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels, into: u) }
-                }
-                initialized = count
-            }
-            self.weights = []
-        } else {
-            transformedWeights = []
-            self.weights = weights
-        }
+        parameters = WinogradWeights(
+            weights: weights, points: 16, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
+            precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
     }
 
     /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores.
@@ -105,7 +92,8 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
         let tiles = ((g.output.height + 1) / 2) * ((g.output.width + 1) / 2)
         return 16 * tiles * (g.input.channels + g.output.channels)
-            + (transformsWeightsInForward ? 16 * g.input.channels * g.output.channels : 0)
+            + WinogradWeights<Scalar>.scratchCount(points: 16, outputChannels: g.output.channels, inputChannels: g.input.channels,
+                                                   transformsInForward: transformsWeightsInForward)
     }
 
     @_specialize(where Scalar == Float)
@@ -153,20 +141,7 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
                 }
             }
         }
-        let computedU = m + 16 * outChannels * tiles
-        if transformedWeights.isEmpty {
-            weights.withUnsafeBufferPointer { Self.transform($0, outputChannels: outChannels, inputChannels: channels, into: computedU) }
-        }
-        transformedWeights.withUnsafeBufferPointer { precomputed in
-            // (An empty array's base address is not reliably nil: test the count.)
-            let uBase = precomputed.isEmpty ? UnsafePointer(computedU) : precomputed.baseAddress ?? UnsafePointer(computedU)
-            for k in 0..<16 {
-                Scalar.gemm(
-                    transposeA: false, transposeB: false, m: outChannels, n: tiles, k: channels, alpha: 1,
-                    a: uBase + k * outChannels * channels, lda: channels, b: UnsafePointer(v + k * channels * tiles), ldb: tiles,
-                    beta: 0, c: m + k * outChannels * tiles, ldc: tiles)
-            }
-        }
+        parameters.multiply(v: UnsafePointer(v), into: m, tiles: tiles, scratch: m + 16 * outChannels * tiles)
         let outH = g.output.height, outW = g.output.width, planeOut = g.output.planeSize
         let outStride = outChannels * tiles
         // Tiles whose two output columns both exist.

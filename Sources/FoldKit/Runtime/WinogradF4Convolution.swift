@@ -17,18 +17,16 @@
 /// F(2x2, 3x3) (its points 0, +-1, +-2 give coefficients up to 8): `ConvolutionKernel` uses it for the
 /// float64 reference only, and only where it measured faster (outputs of at least `minimumOutputSide`).
 ///
-/// Weights: as `WinogradConvolution` - U precomputed at init (OIHW weights not kept), or computed into
-/// the scratch buffer by `forward` when parameters stream.
+/// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
+/// stream (`WinogradWeights`, which also runs the 36 GEMMs).
 struct WinogradF4Convolution<Scalar: ExecutorScalar> {
     let geometry: ConvolutionGeometry
-    /// U as 36 row-major O x C matrices: U[(k * O + o) * C + c]; empty when computed in `forward`.
-    let transformedWeights: [Scalar]
-    /// The O x C x 3 x 3 weights, kept only when U is computed in `forward`.
-    let weights: [Float]
+    /// U, precomputed or computed per pass (`WinogradWeights`).
+    let parameters: WinogradWeights<Scalar>
 
     /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
-    /// outputs F(4x4) is faster (float32 5.2 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.7 vs 13.3 ms), at
-    /// 26x26 it is slower (49 tiles: 6.9 vs 5.5 ms, float64 12.0 vs 11.2 ms), so it starts between them.
+    /// outputs F(4x4) is faster (float32 4.3 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.5 vs 12.6 ms and 14.5 vs 19.3 ms), at
+    /// 26x26 it is slower (49 tiles: 6.9 vs 5.8 ms, float64 12.0 vs 11.0 ms), so it starts between them.
     static var minimumOutputSide: Int { 40 }
 
     /// Float64 only (the reference pass), for a `WinogradConvolution` geometry whose output is at least
@@ -43,19 +41,9 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
     /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (see `WinogradConvolution.init`).
     init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
         self.geometry = geometry
-        if precompute {
-            let count = 36 * geometry.output.channels * geometry.input.channels
-            transformedWeights = [Scalar](unsafeUninitializedCapacity: count) { u, initialized in
-                weights.withUnsafeBufferPointer { w in
-                    if let u = u.baseAddress { Self.transform(w, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels, into: u) }
-                }
-                initialized = count
-            }
-            self.weights = []
-        } else {
-            transformedWeights = []
-            self.weights = weights
-        }
+        parameters = WinogradWeights(
+            weights: weights, points: 36, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
+            precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
     }
 
     /// Tiles: T = ceil(OH/4) * ceil(OW/4).
@@ -64,7 +52,8 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
     /// V (36 x C x T) and M (36 x O x T), then U (36 x O x C) when it is computed in `forward`.
     static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
         36 * tileCount(g) * (g.input.channels + g.output.channels)
-            + (transformsWeightsInForward ? 36 * g.input.channels * g.output.channels : 0)
+            + WinogradWeights<Scalar>.scratchCount(points: 36, outputChannels: g.output.channels, inputChannels: g.input.channels,
+                                                   transformsInForward: transformsWeightsInForward)
     }
 
     /// One column (or row) of G g: (g0, g1, g2) -> G (g0, g1, g2)^T, six values.
@@ -181,20 +170,7 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
                 }
             }
         }
-        let computedU = m + 36 * outChannels * tiles
-        if transformedWeights.isEmpty {
-            weights.withUnsafeBufferPointer { Self.transform($0, outputChannels: outChannels, inputChannels: channels, into: computedU) }
-        }
-        transformedWeights.withUnsafeBufferPointer { precomputed in
-            // (An empty array's base address is not reliably nil: test the count.)
-            let uBase = precomputed.isEmpty ? UnsafePointer(computedU) : precomputed.baseAddress ?? UnsafePointer(computedU)
-            for k in 0..<36 {
-                Scalar.gemm(
-                    transposeA: false, transposeB: false, m: outChannels, n: tiles, k: channels, alpha: 1,
-                    a: uBase + k * outChannels * channels, lda: channels, b: UnsafePointer(v + k * channels * tiles), ldb: tiles,
-                    beta: 0, c: m + k * outChannels * tiles, ldc: tiles)
-            }
-        }
+        parameters.multiply(v: UnsafePointer(v), into: m, tiles: tiles, scratch: m + 36 * outChannels * tiles)
         let outH = g.output.height, outW = g.output.width, planeOut = g.output.planeSize
         let outStride = outChannels * tiles
         Parallel.forEach(outChannels, totalWork: outChannels * tiles * 120) { o in

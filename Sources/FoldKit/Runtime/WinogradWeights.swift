@@ -1,0 +1,67 @@
+/// The transformed weights of a Winograd convolution and its per-point products, shared by
+/// F(2x2, 3x3) (`WinogradConvolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
+///
+/// U is `points` row-major O x C matrices, U[(k * O + o) * C + c]; `multiply` computes, for every point k,
+/// M_k (O x T) = U_k (O x C) * V_k (C x T) by GEMM, with V as `points` C x T matrices and M as `points`
+/// O x T matrices. With `precompute` (repeated passes) U is computed once at init and the OIHW weights
+/// are not kept; otherwise (`ExecutorOptions.streamParameters`, one pass in bounded memory) the weights
+/// are kept as read and U is computed into the caller's scratch on every `multiply`, so no per-layer
+/// array is faulted in.
+struct WinogradWeights<Scalar: ExecutorScalar> {
+    /// Writes U for O x C x 3 x 3 weights: (weights, O, C, destination of points * O * C values).
+    typealias Transform = (UnsafeBufferPointer<Float>, Int, Int, UnsafeMutablePointer<Scalar>) -> Void
+
+    let points: Int
+    let outputChannels: Int
+    let inputChannels: Int
+    /// U when precomputed, else empty.
+    private let transformed: [Scalar]
+    /// The OIHW weights when U is computed in `multiply`, else empty.
+    private let weights: [Float]
+    private let transform: Transform
+
+    init(weights: [Float], points: Int, outputChannels: Int, inputChannels: Int, precompute: Bool, transform: @escaping Transform) {
+        self.points = points
+        self.outputChannels = outputChannels
+        self.inputChannels = inputChannels
+        self.transform = transform
+        if precompute {
+            let count = points * outputChannels * inputChannels
+            transformed = [Scalar](unsafeUninitializedCapacity: count) { u, initialized in
+                weights.withUnsafeBufferPointer { w in
+                    if let u = u.baseAddress { transform(w, outputChannels, inputChannels, u) }
+                }
+                initialized = count
+            }
+            self.weights = []
+        } else {
+            transformed = []
+            self.weights = weights
+        }
+    }
+
+    /// Scratch elements `multiply` needs for U: points * O * C when it computes U, else 0.
+    static func scratchCount(points: Int, outputChannels: Int, inputChannels: Int, transformsInForward: Bool) -> Int {
+        transformsInForward ? points * outputChannels * inputChannels : 0
+    }
+
+    /// M_k = U_k V_k for k in 0..<points (see the type). `scratch` holds U when it is not precomputed.
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func multiply(v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles: Int, scratch: UnsafeMutablePointer<Scalar>) {
+        let o = outputChannels, c = inputChannels
+        // (An empty array's base address is not reliably nil: test the count.)
+        if transformed.isEmpty {
+            weights.withUnsafeBufferPointer { transform($0, o, c, scratch) }
+        }
+        transformed.withUnsafeBufferPointer { precomputed in
+            let u = precomputed.isEmpty ? UnsafePointer(scratch) : precomputed.baseAddress ?? UnsafePointer(scratch)
+            for k in 0..<points {
+                Scalar.gemm(
+                    transposeA: false, transposeB: false, m: o, n: tiles, k: c, alpha: 1,
+                    a: u + k * o * c, lda: c, b: v + k * c * tiles, ldb: tiles,
+                    beta: 0, c: m + k * o * tiles, ldc: tiles)
+            }
+        }
+    }
+}

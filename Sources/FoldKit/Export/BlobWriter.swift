@@ -31,6 +31,7 @@ public enum BlobWriter {
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
         try AtomicOutputDirectory.write(to: destination) { folder in
+            let snapshot = SourceFileSnapshot(network.sourceFiles)
             // The source files are checksummed on a thread of their own meanwhile, so the digest of the
             // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
             let reader = FloatSpanReader()
@@ -71,6 +72,8 @@ public enum BlobWriter {
                 throw error
             }
             let sourceSums = try sourceDigests.result()
+            // Blobs and digests are from one version of the sources, or the folder is not renamed into place.
+            try snapshot.checkUnchanged()
             progress?.finish()
             let manifest = BlobManifest(
                 format: BlobManifest.formatName, version: BlobManifest.currentVersion,

@@ -49,6 +49,8 @@ public enum Verifier {
         original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
     ) throws -> VerificationReport {
         var clock = PhaseClock()
+        // Both passes read the weights lazily: they must read the same version of the files.
+        let snapshot = SourceFileSnapshot(original.sourceFiles)
         // Folding runs on all cores without BLAS: OpenBLAS's idle workers would spin on one of them.
         BLASWorkerThreads.stopIdleWorkers()
         let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
@@ -124,6 +126,7 @@ public enum Verifier {
                                              minimumSide: (1 / Float(original.inputShape.width), 1 / Float(original.inputShape.height)))
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
+        try snapshot.checkUnchanged()
         let first = layers.first { !$0.pass }
         let pass = first == nil && (detections?.pass ?? true) && blobProblems.isEmpty
         return VerificationReport(

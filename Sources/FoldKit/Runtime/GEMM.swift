@@ -5,7 +5,7 @@ import CBLAS
 #endif
 
 /// Matrix products through cblas: OpenBLAS (module `CBLAS`) on Linux, Accelerate on Apple platforms.
-/// All matrices are row-major; dimensions must fit in 32 bits (checked by the callers' shapes:
+/// Every call holds `BLASWorkerThreads.gate` (see there). All matrices are row-major; dimensions must fit in 32 bits (checked by the callers' shapes:
 /// a layer's accumulation length and plane size are far below 2^31).
 extension Float {
     public static func gemm(
@@ -13,9 +13,11 @@ extension Float {
         a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
         beta: Float, c: UnsafeMutablePointer<Float>, ldc: Int
     ) {
-        cblas_sgemm(
-            CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
-            Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        BLASWorkerThreads.call {
+            cblas_sgemm(
+                CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+                Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        }
     }
 }
 
@@ -25,8 +27,10 @@ extension Double {
         a: UnsafePointer<Double>, lda: Int, b: UnsafePointer<Double>, ldb: Int,
         beta: Double, c: UnsafeMutablePointer<Double>, ldc: Int
     ) {
-        cblas_dgemm(
-            CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
-            Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        BLASWorkerThreads.call {
+            cblas_dgemm(
+                CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+                Int32(m), Int32(n), Int32(k), alpha, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        }
     }
 }

@@ -40,46 +40,26 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
             precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
     }
 
-    /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores.
-    ///
-    /// The 16 planes are O * C apart, usually a power of two: writing one value to each in turn would
-    /// put 16 store streams in the same cache sets. So a block of `block` (o, c) pairs is transformed
-    /// into a small local tile first and each plane's run is then copied out contiguously.
+    /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores
+    /// (`WinogradWeights.transformInBlocks`).
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
     static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>) {
-        let stride = o * c
-        let block = 256
-        guard let base = w.baseAddress, w.count >= 9 * stride else { return }
-        let blocks = (stride + block - 1) / block
-        Parallel.forRanges(blocks, totalWork: stride * 64) { range in
-            withUnsafeTemporaryAllocation(of: Scalar.self, capacity: 16 * block) { tile in
-                guard let t = tile.baseAddress else { return }
-                for blockIndex in range {
-                    let first = blockIndex * block
-                    let count = min(block, stride - first)
-                    for j in 0..<count {
-                        let g = base + (first + j) * 9
-                        // Row i of G g (4 x 3), then U row i = that row times Gt.
-                        @inline(__always) func store(_ i: Int, _ r0: Double, _ r1: Double, _ r2: Double) {
-                            t[(i * 4) * block + j] = Scalar(r0)
-                            t[(i * 4 + 1) * block + j] = Scalar(0.5 * (r0 + r1 + r2))
-                            t[(i * 4 + 2) * block + j] = Scalar(0.5 * (r0 - r1 + r2))
-                            t[(i * 4 + 3) * block + j] = Scalar(r2)
-                        }
-                        let g00 = Double(g[0]), g01 = Double(g[1]), g02 = Double(g[2])
-                        let g10 = Double(g[3]), g11 = Double(g[4]), g12 = Double(g[5])
-                        let g20 = Double(g[6]), g21 = Double(g[7]), g22 = Double(g[8])
-                        store(0, g00, g01, g02)
-                        store(1, 0.5 * (g00 + g10 + g20), 0.5 * (g01 + g11 + g21), 0.5 * (g02 + g12 + g22))
-                        store(2, 0.5 * (g00 - g10 + g20), 0.5 * (g01 - g11 + g21), 0.5 * (g02 - g12 + g22))
-                        store(3, g20, g21, g22)
-                    }
-                    for k in 0..<16 {
-                        (u + k * stride + first).update(from: t + k * block, count: count)
-                    }
-                }
+        WinogradWeights<Scalar>.transformInBlocks(w, pairs: o * c, points: 16, block: 256, workPerPair: 64, into: u) { g, t, block, j in
+            // Row i of G g (4 x 3), then U row i = that row times Gt.
+            @inline(__always) func store(_ i: Int, _ r0: Double, _ r1: Double, _ r2: Double) {
+                t[(i * 4) * block + j] = Scalar(r0)
+                t[(i * 4 + 1) * block + j] = Scalar(0.5 * (r0 + r1 + r2))
+                t[(i * 4 + 2) * block + j] = Scalar(0.5 * (r0 - r1 + r2))
+                t[(i * 4 + 3) * block + j] = Scalar(r2)
             }
+            let g00 = Double(g[0]), g01 = Double(g[1]), g02 = Double(g[2])
+            let g10 = Double(g[3]), g11 = Double(g[4]), g12 = Double(g[5])
+            let g20 = Double(g[6]), g21 = Double(g[7]), g22 = Double(g[8])
+            store(0, g00, g01, g02)
+            store(1, 0.5 * (g00 + g10 + g20), 0.5 * (g01 + g11 + g21), 0.5 * (g02 + g12 + g22))
+            store(2, 0.5 * (g00 - g10 + g20), 0.5 * (g01 - g11 + g21), 0.5 * (g02 - g12 + g22))
+            store(3, g20, g21, g22)
         }
     }
 

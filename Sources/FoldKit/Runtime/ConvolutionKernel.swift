@@ -9,7 +9,7 @@
 /// - 3x3 stride 1 ungrouped with at least 64 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
 ///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
-///   r = (i*kh + ky)*kw + kx), then out_g = W_g * columns.
+///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns.
 struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     enum Path { case pointwise, depthwise, im2col, winograd, winogradF4 }
 
@@ -184,40 +184,5 @@ struct ConvolutionGeometry {
         let last = input.width - 1 - offset
         let end = last < 0 ? 0 : Swift.min(output.width, last / strideX + 1)
         return (Swift.min(start, output.width), end)
-    }
-
-    /// Writes the column matrix of input channels firstChannel..<firstChannel + I/g:
-    /// columns[(i*kh + ky)*kw + kx][oy*OW + ox] = in[firstChannel + i, oy*sy - pt + ky*dy, ox*sx - pl + kx*dx] (0 outside).
-    @_specialize(where Scalar == Float)
-    @_specialize(where Scalar == Double)
-    func im2col<Scalar: ExecutorScalar>(source: UnsafePointer<Scalar>, firstChannel: Int, into columns: UnsafeMutablePointer<Scalar>) {
-        let rows = columnRows
-        let taps = kernelHeight * kernelWidth
-        let planeIn = input.planeSize, planeOut = output.planeSize
-        let outW = output.width
-        for r in 0..<rows {
-            let c = r / taps, ky = (r / kernelWidth) % kernelHeight, kx = r % kernelWidth
-            let src = source + (firstChannel + c) * planeIn
-            let dst = columns + r * planeOut
-            let span = validColumns(kx: kx)
-            let offX = kx * dilationX - padLeft
-            for oy in 0..<output.height {
-                let iy = oy * strideY - padTop + ky * dilationY
-                let row = dst + oy * outW
-                if iy < 0 || iy >= input.height || span.start >= span.end {
-                    row.update(repeating: 0, count: outW)
-                    continue
-                }
-                if span.start > 0 { row.update(repeating: 0, count: span.start) }
-                if span.end < outW { (row + span.end).update(repeating: 0, count: outW - span.end) }
-                let s = src + iy * input.width + offX
-                if strideX == 1 {
-                    (row + span.start).update(from: s + span.start, count: span.end - span.start)
-                } else {
-                    let sx = strideX
-                    for ox in span.start..<span.end { row[ox] = s[ox * sx] }
-                }
-            }
-        }
     }
 }

@@ -127,6 +127,32 @@ final class ConvolutionKernelTests: XCTestCase {
                        padding: Padding2D(top: 0, left: 1, bottom: 2, right: 0)))
     }
 
+    // Rows wider than 16 outputs take the vector stride-2 gather (with a scalar tail), and a column matrix
+    // of >= 2^16 elements is written by both cores.
+    func testStride2WideRowsSplitAcrossCores() throws {
+        try check(Case(input: ActivationShape(channels: 8, height: 40, width: 131), out: 4, kh: 3, kw: 3, sy: 2, sx: 2,
+                       padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
+        try check(Case(input: ActivationShape(channels: 8, height: 41, width: 130), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
+                       padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0)), withBias: false)
+    }
+
+    func testGatherEvenMatchesScalarLoopForEveryCount() {
+        for count in 0...70 {
+            // Exactly the elements read: s[0 ... 2(count - 1)].
+            let source = (0..<max(0, 2 * count - 1)).map { Float($0) * 0.5 - 3 }
+            var gathered = [Float](repeating: .nan, count: count + 1)
+            source.withUnsafeBufferPointer { s in
+                gathered.withUnsafeMutableBufferPointer { d in
+                    if let sBase = s.baseAddress, let dBase = d.baseAddress {
+                        ConvolutionGeometry.gatherEven(from: sBase, into: dBase, count: count)
+                    }
+                }
+            }
+            XCTAssertEqual(Array(gathered[0..<count]), (0..<count).map { source[2 * $0] }, "count \(count)")
+            XCTAssertTrue(gathered[count].isNaN, "count \(count): wrote past the end")
+        }
+    }
+
     func testGroupsWithDilation() throws {
         try check(Case(input: ActivationShape(channels: 4, height: 8, width: 9), out: 6, kh: 3, kw: 2, dy: 2, dx: 3,
                        padding: Padding2D(top: 2, left: 1, bottom: 1, right: 3), groups: 2))

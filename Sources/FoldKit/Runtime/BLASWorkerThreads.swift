@@ -9,7 +9,8 @@ import Foundation
 /// call each worker spins on `sched_yield` for 2^28 cycles (about 0.1 s) waiting for more work before it
 /// goes to sleep. On a 2-core machine that spin holds one core: a command that never calls BLAS (`convert`)
 /// loses it during its first 0.1 s, and loops split across the cores (`Parallel`) right after a GEMM run
-/// at half speed.
+/// at half speed. With OpenBLAS FoldKit therefore runs the BLAS single-threaded and splits products
+/// itself (`splitsProducts`), so the pool only spins from load until the first product.
 ///
 /// Every BLAS call FoldKit makes goes through `GEMM.swift`, which holds `gate` for the call; stopping the
 /// workers takes the same gate, so they are never ended while one of FoldKit's products runs on another
@@ -21,13 +22,44 @@ public enum BLASWorkerThreads {
     /// when the workers start spinning).
     private static var mayBeSpinning = true
 
-    /// Runs one BLAS call under the gate and notes that the workers are spinning afterwards.
+    /// Whether FoldKit splits products across cores itself (`GEMMPartition`) with the BLAS single-threaded:
+    /// true with OpenBLAS (found by its `openblas_set_num_threads`) on more than one core. Decided at the
+    /// first product: OpenBLAS is set to one thread for the whole process and its pool, spinning since
+    /// load, is ended. Then no BLAS worker spins between products and holds a core that FoldKit's own
+    /// loops (transforms, im2col, activations) need, which is what OpenBLAS's threading costs on 2 cores
+    /// (yolov3 float32 at 416: sum of per-layer minima 385 -> 342 ms, Winograd layers 8.3 -> 6.5 ms).
+    /// Other BLAS libraries (Accelerate) keep their own threading. Guarded by `gate`.
+    private(set) static var splitsProducts = false
+    private static var threadingDecided = false
+
+    /// Runs one product under the gate: `block(aOffset, bOffset, cOffset, rows, columns)` once for the whole
+    /// m x n product, or once per part of its `GEMMPartition` (concurrently) when FoldKit splits products.
     @inline(__always)
-    static func call(_ body: () -> Void) {
+    static func call(
+        m: Int, n: Int, k: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int,
+        _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void
+    ) {
         gate.lock()
-        body()
-        mayBeSpinning = true
-        gate.unlock()
+        defer { gate.unlock() }
+        if !threadingDecided { decideThreading() }
+        if splitsProducts, let split = GEMMPartition.split(m: m, n: n, k: k, workers: Parallel.workerCount) {
+            split.run(m: m, n: n, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, block)
+        } else {
+            block(0, 0, 0, m, n)
+        }
+        if !splitsProducts { mayBeSpinning = true }
+    }
+
+    /// Sets OpenBLAS to one thread and ends its pool, when OpenBLAS is the BLAS and there are several cores.
+    private static func decideThreading() {
+        threadingDecided = true
+        #if os(Linux)
+        guard Parallel.workerCount > 1, let symbol = setThreadsSymbol else { return }
+        typealias SetThreads = @convention(c) (Int32) -> Void
+        unsafeBitCast(symbol, to: SetThreads.self)(1)
+        splitsProducts = true
+        stopWorkersHoldingGate()
+        #endif
     }
 
     /// Ends OpenBLAS's idle worker threads with `blas_thread_shutdown_` (what OpenBLAS itself runs before
@@ -36,9 +68,13 @@ public enum BLASWorkerThreads {
     /// calls do not change. Does nothing while another thread is inside a FoldKit BLAS call, or where that
     /// symbol is absent (another BLAS, or none linked).
     public static func stopIdleWorkers() {
-        #if os(Linux)
         guard gate.try() else { return }
         defer { gate.unlock() }
+        stopWorkersHoldingGate()
+    }
+
+    private static func stopWorkersHoldingGate() {
+        #if os(Linux)
         guard mayBeSpinning, let symbol = shutdownSymbol else { return }
         typealias Shutdown = @convention(c) () -> Int32
         _ = unsafeBitCast(symbol, to: Shutdown.self)()
@@ -48,5 +84,6 @@ public enum BLASWorkerThreads {
 
     #if os(Linux)
     private static let shutdownSymbol = dlsym(nil, "blas_thread_shutdown_")
+    private static let setThreadsSymbol = dlsym(nil, "openblas_set_num_threads")
     #endif
 }

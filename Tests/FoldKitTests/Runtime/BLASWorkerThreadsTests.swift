@@ -6,7 +6,7 @@ import XCTest
 /// the pool restarts on the next threaded call and gives the same product, bit for bit.
 final class BLASWorkerThreadsTests: XCTestCase {
     func testProductsAfterStoppingTheWorkersAreUnchanged() {
-        let (m, n, k) = (192, 160, 144)  // large enough for OpenBLAS to split the work over threads
+        let (m, n, k) = (192, 160, 144)  // large enough to be split over threads (by FoldKit or OpenBLAS)
         let a = (0..<(m * k)).map { Float(($0 * 7919) % 101) / 50 - 1 }
         let b = (0..<(k * n)).map { Float(($0 * 104_729) % 97) / 48 - 1 }
         func product() -> [Float] {

@@ -10,71 +10,70 @@ import Foundation
 /// goes to sleep. On a 2-core machine that spin holds one core: a command that never calls BLAS (`convert`)
 /// loses it during its first 0.1 s, and loops split across the cores (`Parallel`) right after a GEMM run
 /// at half speed. With OpenBLAS FoldKit therefore runs the BLAS single-threaded and splits products
-/// itself (`splitsProducts`), so the pool only spins from load until the first product.
+/// itself (`splitsProducts`), so the pool only spins after load (for which convert still stops it).
 ///
 /// Every BLAS call FoldKit makes goes through `GEMM.swift`, which holds `gate` for the call; stopping the
 /// workers takes the same gate, so they are never ended while one of FoldKit's products runs on another
 /// thread (BLAS calls from outside FoldKit in the same process are not covered).
 public enum BLASWorkerThreads {
-    /// Held for every BLAS call and for a shutdown.
-    static let gate = NSLock()
-    /// Whether a BLAS call ran since the workers were last stopped (guarded by `gate`; true at load,
-    /// when the workers start spinning).
+    /// Held for every BLAS call and for a shutdown: shared by products when FoldKit splits them (several
+    /// single-threaded products may run at once, e.g. one per block of a Winograd layer), exclusive for a
+    /// product otherwise and for a shutdown.
+    static let gate = SharedGate()
+    /// Whether a BLAS call ran since the workers were last stopped (written under the exclusive gate; true
+    /// at load, when the workers start spinning).
     private static var mayBeSpinning = true
 
     /// Whether FoldKit splits products across cores itself (`GEMMPartition`) with the BLAS single-threaded:
     /// true with OpenBLAS (found by its `openblas_set_num_threads`) on more than one core. Decided at the
-    /// first product: OpenBLAS is set to one thread for the whole process and its pool, spinning since
-    /// load, is ended. Then no BLAS worker spins between products and holds a core that FoldKit's own
-    /// loops (transforms, im2col, activations) need, which is what OpenBLAS's threading costs on 2 cores
-    /// (yolov3 float32 at 416: sum of per-layer minima 385 -> 342 ms, Winograd layers 8.3 -> 6.5 ms).
-    /// Other BLAS libraries (Accelerate) keep their own threading. Guarded by `gate`.
-    private(set) static var splitsProducts = false
-    private static var threadingDecided = false
-
-    /// Runs one product under the gate: `block(aOffset, bOffset, cOffset, rows, columns)` once for the whole
-    /// m x n product, or once per part of its `GEMMPartition` (concurrently) when FoldKit splits products.
-    @inline(__always)
-    static func call(
-        m: Int, n: Int, k: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int,
-        _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void
-    ) {
-        gate.lock()
-        defer { gate.unlock() }
-        if !threadingDecided { decideThreading() }
-        if splitsProducts, let split = GEMMPartition.split(m: m, n: n, k: k, workers: Parallel.workerCount) {
-            split.run(m: m, n: n, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, block)
-        } else {
-            block(0, 0, 0, m, n)
-        }
-        if !splitsProducts { mayBeSpinning = true }
-    }
-
-    /// Sets OpenBLAS to one thread and ends its pool, when OpenBLAS is the BLAS and there are several cores.
-    private static func decideThreading() {
-        threadingDecided = true
+    /// first product: OpenBLAS is set to one thread for the whole process. Then no BLAS worker spins
+    /// between products and holds a core that FoldKit's own loops (transforms, im2col, activations) need,
+    /// which is what OpenBLAS's threading costs on 2 cores (yolov3 float32 at 416: sum of per-layer minima
+    /// 385 -> 342 ms, Winograd layers 8.3 -> 6.5 ms). Other BLAS libraries (Accelerate) keep their own threading.
+    static let splitsProducts: Bool = {
         #if os(Linux)
-        guard Parallel.workerCount > 1, let symbol = setThreadsSymbol else { return }
+        guard Parallel.workerCount > 1, let symbol = setThreadsSymbol else { return false }
         typealias SetThreads = @convention(c) (Int32) -> Void
         unsafeBitCast(symbol, to: SetThreads.self)(1)
-        splitsProducts = true
-        stopWorkersHoldingGate()
+        return true
+        #else
+        return false
         #endif
+    }()
+
+    /// Runs one product under the gate: `block(aOffset, bOffset, cOffset, rows, columns)` once for the whole
+    /// m x n product, or once per part of its `GEMMPartition` (concurrently) when FoldKit splits products
+    /// and `splitAcrossCores` is set (callers that already run one product per core pass false).
+    @inline(__always)
+    static func call(
+        m: Int, n: Int, k: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int, splitAcrossCores: Bool,
+        _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void
+    ) {
+        if splitsProducts {
+            gate.lockShared()
+            defer { gate.unlock() }
+            if splitAcrossCores, let split = GEMMPartition.split(m: m, n: n, k: k, workers: Parallel.workerCount) {
+                split.run(m: m, n: n, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, block)
+            } else {
+                block(0, 0, 0, m, n)
+            }
+        } else {
+            gate.lockExclusive()
+            defer { gate.unlock() }
+            block(0, 0, 0, m, n)
+            mayBeSpinning = true
+        }
     }
 
     /// Ends OpenBLAS's idle worker threads with `blas_thread_shutdown_` (what OpenBLAS itself runs before
-    /// a fork) if a BLAS call ran since they were last ended; OpenBLAS starts them again on its next
-    /// threaded call (`exec_blas` re-initialises the pool), so results and thread counts of later BLAS
-    /// calls do not change. Does nothing while another thread is inside a FoldKit BLAS call, or where that
-    /// symbol is absent (another BLAS, or none linked).
+    /// a fork) if a BLAS call ran since they were last ended, or they still spin from load; OpenBLAS starts
+    /// them again on its next threaded call (`exec_blas` re-initialises the pool), so results and thread
+    /// counts of later BLAS calls do not change. Does nothing while another thread is inside a FoldKit BLAS
+    /// call, or where that symbol is absent (another BLAS, or none linked).
     public static func stopIdleWorkers() {
-        guard gate.try() else { return }
-        defer { gate.unlock() }
-        stopWorkersHoldingGate()
-    }
-
-    private static func stopWorkersHoldingGate() {
         #if os(Linux)
+        guard gate.tryLockExclusive() else { return }
+        defer { gate.unlock() }
         guard mayBeSpinning, let symbol = shutdownSymbol else { return }
         typealias Shutdown = @convention(c) () -> Int32
         _ = unsafeBitCast(symbol, to: Shutdown.self)()
@@ -86,4 +85,24 @@ public enum BLASWorkerThreads {
     private static let shutdownSymbol = dlsym(nil, "blas_thread_shutdown_")
     private static let setThreadsSymbol = dlsym(nil, "openblas_set_num_threads")
     #endif
+}
+
+/// A readers-writer lock (pthread_rwlock): many shared holders or one exclusive holder.
+final class SharedGate: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+        lock = .allocate(capacity: 1)
+        pthread_rwlock_init(lock, nil)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    func lockShared() { pthread_rwlock_rdlock(lock) }
+    func lockExclusive() { pthread_rwlock_wrlock(lock) }
+    func tryLockExclusive() -> Bool { pthread_rwlock_trywrlock(lock) == 0 }
+    func unlock() { pthread_rwlock_unlock(lock) }
 }

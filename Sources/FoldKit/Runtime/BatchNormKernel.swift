@@ -60,27 +60,33 @@ struct ChannelEpilogue<Scalar: ExecutorScalar> {
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
     func apply(to output: UnsafeMutableBufferPointer<Scalar>, channels: Int, planeSize: Int) {
-        let isLinear: Bool
-        if case .linear = activation { isLinear = true } else { isLinear = false }
         if bias == nil && batchNorm == nil {
             ActivationFunction.apply(activation, to: output)
             return
         }
         let perElement = (batchNorm == nil ? 0 : 4) + (ActivationFunction.isTranscendental(activation) ? 20 : 0)
         Parallel.forEach(channels, totalWork: channels * planeSize * perElement) { c in
-            let values = UnsafeMutableBufferPointer(rebasing: output[(c * planeSize)..<((c + 1) * planeSize)])
-            if batchNorm == nil, !isLinear, let bias {
-                // The common folded case: bias and a cheap activation fused into one loop.
-                ChannelEpilogue.biasAndActivation(bias[c], activation, values)
-                return
-            }
-            if let bias {
-                let b = bias[c]
-                for i in values.indices { values[i] += b }
-            }
-            batchNorm?.apply(channel: c, to: values)
-            if !isLinear { ActivationFunction.applySerial(activation, to: values) }
+            apply(channel: c, to: UnsafeMutableBufferPointer(rebasing: output[(c * planeSize)..<((c + 1) * planeSize)]))
         }
+    }
+
+    /// The epilogue for values of channel `c` only (any part of its plane): the same operations on each
+    /// element as `apply`, for kernels that finish a channel's values piece by piece while they are in cache.
+    @inline(__always)
+    func apply(channel c: Int, to values: UnsafeMutableBufferPointer<Scalar>) {
+        let isLinear: Bool
+        if case .linear = activation { isLinear = true } else { isLinear = false }
+        if batchNorm == nil, !isLinear, let bias {
+            // The common folded case: bias and a cheap activation fused into one loop.
+            ChannelEpilogue.biasAndActivation(bias[c], activation, values)
+            return
+        }
+        if let bias {
+            let b = bias[c]
+            for i in values.indices { values[i] += b }
+        }
+        batchNorm?.apply(channel: c, to: values)
+        if !isLinear { ActivationFunction.applySerial(activation, to: values) }
     }
 
     /// x = activation(x + b) for one channel; leaky and relu in the same loop as the bias.

@@ -76,10 +76,10 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         if path == .winograd || path == .winogradF4 {
             inputs[0].withUnsafeBufferPointer { inputBuffer in
                 guard let input = inputBuffer.baseAddress, let work = scratch.baseAddress else { return }
-                winograd?.forward(input: input, output: out, scratch: work)
-                winogradF4?.forward(input: input, output: out, scratch: work)
+                // The Winograd paths apply the epilogue themselves, piece by piece while it is in cache.
+                winograd?.forward(input: input, output: out, scratch: work, epilogue: epilogue)
+                winogradF4?.forward(input: input, output: out, scratch: work, epilogue: epilogue)
             }
-            epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
             return
         }
         inputs[0].withUnsafeBufferPointer { inputBuffer in

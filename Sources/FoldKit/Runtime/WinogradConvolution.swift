@@ -11,11 +11,15 @@
 /// rounding only (a few units in the last place of the operands' magnitude).
 ///
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
-/// stream (`WinogradWeights`, which also runs the 16 GEMMs).
+/// stream (`WinogradWeights`, which also runs the 16 GEMMs). Tiles are transformed, multiplied and
+/// transformed back all at once or in blocks per core (`WinogradSchedule`); the bias, batch norm and
+/// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
 struct WinogradConvolution<Scalar: ExecutorScalar> {
     let geometry: ConvolutionGeometry
     /// U, precomputed or computed per pass (`WinogradWeights`).
     let parameters: WinogradWeights<Scalar>
+    /// Wide or blocked (`WinogradSchedule`).
+    let schedule: WinogradSchedule
 
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
     /// transforms: on yolov3 at 416 (2 cores, OpenBLAS) the 32-channel 208x208 layer ran 42 ms by Winograd
@@ -33,8 +37,10 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (already rounded to binary16 when it
     /// emulates float16 storage: such values are exact in Float). The transform is computed in Double and
     /// rounded once to Scalar.
-    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
+    /// `blockBytes`: V and M per block when blocked (tests use small blocks; see `WinogradSchedule`).
+    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool, blockBytes: Int = WinogradSchedule.defaultBlockBytes) {
         self.geometry = geometry
+        schedule = Self.schedule(for: geometry, blockBytes: blockBytes)
         parameters = WinogradWeights(
             weights: weights, points: 16, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
             precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
@@ -67,90 +73,118 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
     var tilesX: Int { (geometry.output.width + 1) / 2 }
     var tileCount: Int { tilesY * tilesX }
 
-    /// V (16 x C x T) and M (16 x O x T), then U (16 x O x C) when it is computed in `forward`;
-    /// T = ceil(OH/2) * ceil(OW/2) tiles.
+    /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
+    static func schedule(for g: ConvolutionGeometry, blockBytes: Int = WinogradSchedule.defaultBlockBytes) -> WinogradSchedule {
+        WinogradSchedule(tiles: ((g.output.height + 1) / 2) * ((g.output.width + 1) / 2), points: 16,
+                         inputChannels: g.input.channels, outputChannels: g.output.channels,
+                         scalarBytes: MemoryLayout<Scalar>.size, blockBytes: blockBytes)
+    }
+
+    /// V and M (16 x C x n and 16 x O x n per block, `WinogradSchedule.scratchCount`), then U (16 x O x C)
+    /// when it is computed in `forward`.
     static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
-        let tiles = ((g.output.height + 1) / 2) * ((g.output.width + 1) / 2)
-        return 16 * tiles * (g.input.channels + g.output.channels)
+        schedule(for: g).scratchCount
             + WinogradWeights<Scalar>.scratchCount(points: 16, outputChannels: g.output.channels, inputChannels: g.input.channels,
                                                    transformsInForward: transformsWeightsInForward)
     }
 
+    /// out = epilogue(conv(input)); `scratch` holds `scratchCount` elements.
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
-    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>) {
+    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
+                 epilogue: ChannelEpilogue<Scalar>) {
+        let schedule = self.schedule
+        parameters.withTransformed(scratch: scratch + schedule.scratchCount) { u in
+            schedule.run(
+                scratch: scratch, inputWork: 64, outputWork: 32,
+                inputTransform: { c, tiles, v, stride in transformInput(channel: c, tiles: tiles, input: input, into: v, pointStride: stride) },
+                multiply: { v, m, n, split in parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split) },
+                outputTransform: { o, tiles, m, stride in
+                    transformOutput(channel: o, tiles: tiles, from: m, pointStride: stride, into: output, epilogue: epilogue)
+                })
+        }
+    }
+
+    /// V of input channel c for `tiles`: tile t = ty * tilesX + tx at v[k * pointStride + t - tiles.lowerBound].
+    @inline(__always)
+    private func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
         let g = geometry
-        let channels = g.input.channels, outChannels = g.output.channels
-        let tiles = tileCount, tilesAcross = tilesX, tilesDown = tilesY
-        let v = scratch, m = scratch + 16 * channels * tiles
+        let tilesAcross = tilesX
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
-        let planeIn = g.input.planeSize
         // Tiles tx in interiorX read input columns 2tx - pl ..< 2tx - pl + 4 all inside 0..<W.
         let firstInterior = Swift.min(tilesAcross, (padLeft + 1) / 2)
         let endInterior = width + padLeft < 4 ? firstInterior
             : Swift.max(firstInterior, Swift.min(tilesAcross, (width + padLeft - 4) / 2 + 1))
-        let inStride = channels * tiles
-        Parallel.forEach(channels, totalWork: channels * tiles * 64) { c in
-            let src = input + c * planeIn
-            for ty in 0..<tilesDown {
-                let y0 = ty * 2 - padTop
-                let dst = v + c * tiles + ty * tilesAcross
-                let rowsInside = y0 >= 0 && y0 + 4 <= height
-                let fastRange = rowsInside ? firstInterior..<endInterior : 0..<0
-                if rowsInside {
-                    let r0 = src + y0 * width - padLeft, r1 = r0 + width, r2 = r1 + width, r3 = r2 + width
-                    for tx in fastRange {
-                        let x = tx * 2
-                        Self.inputTile(
-                            r0[x], r0[x + 1], r0[x + 2], r0[x + 3], r1[x], r1[x + 1], r1[x + 2], r1[x + 3],
-                            r2[x], r2[x + 1], r2[x + 2], r2[x + 3], r3[x], r3[x + 1], r3[x + 2], r3[x + 3],
-                            dst + tx, inStride)
-                    }
-                }
-                for tx in 0..<tilesAcross where !fastRange.contains(tx) {
-                    let x0 = tx * 2 - padLeft
-                    @inline(__always) func at(_ i: Int, _ j: Int) -> Scalar {
-                        let y = y0 + i, x = x0 + j
-                        return (y >= 0 && y < height && x >= 0 && x < width) ? src[y * width + x] : 0
-                    }
+        let src = input + c * g.input.planeSize
+        WinogradSchedule.rowSegments(tiles, across: tilesAcross) { ty, start, end in
+            let y0 = ty * 2 - padTop
+            let dst = v + ty * tilesAcross - tiles.lowerBound
+            let rowsInside = y0 >= 0 && y0 + 4 <= height
+            let fast = rowsInside ? Swift.max(start, firstInterior)..<Swift.max(Swift.max(start, firstInterior), Swift.min(end, endInterior)) : start..<start
+            if !fast.isEmpty {
+                let r0 = src + y0 * width - padLeft, r1 = r0 + width, r2 = r1 + width, r3 = r2 + width
+                for tx in fast {
+                    let x = tx * 2
                     Self.inputTile(
-                        at(0, 0), at(0, 1), at(0, 2), at(0, 3), at(1, 0), at(1, 1), at(1, 2), at(1, 3),
-                        at(2, 0), at(2, 1), at(2, 2), at(2, 3), at(3, 0), at(3, 1), at(3, 2), at(3, 3),
-                        dst + tx, inStride)
+                        r0[x], r0[x + 1], r0[x + 2], r0[x + 3], r1[x], r1[x + 1], r1[x + 2], r1[x + 3],
+                        r2[x], r2[x + 1], r2[x + 2], r2[x + 3], r3[x], r3[x + 1], r3[x + 2], r3[x + 3],
+                        dst + tx, pointStride)
                 }
+            }
+            for tx in start..<end where !fast.contains(tx) {
+                let x0 = tx * 2 - padLeft
+                @inline(__always) func at(_ i: Int, _ j: Int) -> Scalar {
+                    let y = y0 + i, x = x0 + j
+                    return (y >= 0 && y < height && x >= 0 && x < width) ? src[y * width + x] : 0
+                }
+                Self.inputTile(
+                    at(0, 0), at(0, 1), at(0, 2), at(0, 3), at(1, 0), at(1, 1), at(1, 2), at(1, 3),
+                    at(2, 0), at(2, 1), at(2, 2), at(2, 3), at(3, 0), at(3, 1), at(3, 2), at(3, 3),
+                    dst + tx, pointStride)
             }
         }
-        parameters.multiply(v: UnsafePointer(v), into: m, tiles: tiles, scratch: m + 16 * outChannels * tiles)
-        let outH = g.output.height, outW = g.output.width, planeOut = g.output.planeSize
-        let outStride = outChannels * tiles
+    }
+
+    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
+    /// Y = At M At^T, then the epilogue on each finished row piece.
+    @inline(__always)
+    private func transformOutput(
+        channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+        into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
+    ) {
+        let g = geometry
+        let tilesAcross = tilesX
+        let outH = g.output.height, outW = g.output.width
+        let dst = output + o * g.output.planeSize
         // Tiles whose two output columns both exist.
         let fullAcross = outW / 2
-        Parallel.forEach(outChannels, totalWork: outChannels * tiles * 32) { o in
-            let dst = output + o * planeOut
-            for ty in 0..<tilesDown {
-                let y = ty * 2
-                let mb = m + o * tiles + ty * tilesAcross
-                let row0 = dst + y * outW
-                let twoRows = y + 1 < outH
-                for tx in 0..<tilesAcross {
-                    let p = mb + tx
-                    let m00 = p[0], m01 = p[outStride], m02 = p[2 * outStride], m03 = p[3 * outStride]
-                    let m10 = p[4 * outStride], m11 = p[5 * outStride], m12 = p[6 * outStride], m13 = p[7 * outStride]
-                    let m20 = p[8 * outStride], m21 = p[9 * outStride], m22 = p[10 * outStride], m23 = p[11 * outStride]
-                    let m30 = p[12 * outStride], m31 = p[13 * outStride], m32 = p[14 * outStride], m33 = p[15 * outStride]
-                    // At M: two rows of four, then times At^T.
-                    let a0 = m00 + m10 + m20, a1 = m01 + m11 + m21, a2 = m02 + m12 + m22, a3 = m03 + m13 + m23
-                    let b0 = m10 - m20 - m30, b1 = m11 - m21 - m31, b2 = m12 - m22 - m32, b3 = m13 - m23 - m33
-                    let x = tx * 2
-                    row0[x] = a0 + a1 + a2
-                    if tx < fullAcross { row0[x + 1] = a1 - a2 - a3 }
-                    if twoRows {
-                        row0[outW + x] = b0 + b1 + b2
-                        if tx < fullAcross { row0[outW + x + 1] = b1 - b2 - b3 }
-                    }
+        let s = pointStride
+        WinogradSchedule.rowSegments(tiles, across: tilesAcross) { ty, start, end in
+            let y = ty * 2
+            let mb = m + ty * tilesAcross - tiles.lowerBound
+            let row0 = dst + y * outW
+            let twoRows = y + 1 < outH
+            for tx in start..<end {
+                let p = mb + tx
+                let m00 = p[0], m01 = p[s], m02 = p[2 * s], m03 = p[3 * s]
+                let m10 = p[4 * s], m11 = p[5 * s], m12 = p[6 * s], m13 = p[7 * s]
+                let m20 = p[8 * s], m21 = p[9 * s], m22 = p[10 * s], m23 = p[11 * s]
+                let m30 = p[12 * s], m31 = p[13 * s], m32 = p[14 * s], m33 = p[15 * s]
+                // At M: two rows of four, then times At^T.
+                let a0 = m00 + m10 + m20, a1 = m01 + m11 + m21, a2 = m02 + m12 + m22, a3 = m03 + m13 + m23
+                let b0 = m10 - m20 - m30, b1 = m11 - m21 - m31, b2 = m12 - m22 - m32, b3 = m13 - m23 - m33
+                let x = tx * 2
+                row0[x] = a0 + a1 + a2
+                if tx < fullAcross { row0[x + 1] = a1 - a2 - a3 }
+                if twoRows {
+                    row0[outW + x] = b0 + b1 + b2
+                    if tx < fullAcross { row0[outW + x + 1] = b1 - b2 - b3 }
                 }
             }
+            let first = start * 2, count = Swift.min(end * 2, outW) - first
+            epilogue.apply(channel: o, to: UnsafeMutableBufferPointer(start: row0 + first, count: count))
+            if twoRows { epilogue.apply(channel: o, to: UnsafeMutableBufferPointer(start: row0 + outW + first, count: count)) }
         }
     }
 

@@ -18,11 +18,14 @@
 /// float64 reference only, and only where it measured faster (outputs of at least `minimumOutputSide`).
 ///
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
-/// stream (`WinogradWeights`, which also runs the 36 GEMMs).
+/// stream (`WinogradWeights`, which also runs the 36 GEMMs). Scheduling and epilogue as in
+/// `WinogradConvolution` (`WinogradSchedule`).
 struct WinogradF4Convolution<Scalar: ExecutorScalar> {
     let geometry: ConvolutionGeometry
     /// U, precomputed or computed per pass (`WinogradWeights`).
     let parameters: WinogradWeights<Scalar>
+    /// Wide or blocked (`WinogradSchedule`).
+    let schedule: WinogradSchedule
 
     /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
     /// outputs F(4x4) is faster (float32 4.3 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.5 vs 12.6 ms and 14.5 vs 19.3 ms), at
@@ -38,9 +41,11 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
             && g.output.height >= minimumOutputSide && g.output.width >= minimumOutputSide
     }
 
-    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (see `WinogradConvolution.init`).
-    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
+    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (see `WinogradConvolution.init`);
+    /// `blockBytes`: V and M per block when blocked (tests use small blocks; see `WinogradSchedule`).
+    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool, blockBytes: Int = WinogradSchedule.defaultBlockBytes) {
         self.geometry = geometry
+        schedule = Self.schedule(for: geometry, blockBytes: blockBytes)
         parameters = WinogradWeights(
             weights: weights, points: 36, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
             precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
@@ -49,9 +54,16 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
     /// Tiles: T = ceil(OH/4) * ceil(OW/4).
     static func tileCount(_ g: ConvolutionGeometry) -> Int { ((g.output.height + 3) / 4) * ((g.output.width + 3) / 4) }
 
-    /// V (36 x C x T) and M (36 x O x T), then U (36 x O x C) when it is computed in `forward`.
+    /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
+    static func schedule(for g: ConvolutionGeometry, blockBytes: Int = WinogradSchedule.defaultBlockBytes) -> WinogradSchedule {
+        WinogradSchedule(tiles: tileCount(g), points: 36, inputChannels: g.input.channels, outputChannels: g.output.channels,
+                         scalarBytes: MemoryLayout<Scalar>.size, blockBytes: blockBytes)
+    }
+
+    /// V and M (36 x C x n and 36 x O x n per block, `WinogradSchedule.scratchCount`), then U (36 x O x C)
+    /// when it is computed in `forward`.
     static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
-        36 * tileCount(g) * (g.input.channels + g.output.channels)
+        schedule(for: g).scratchCount
             + WinogradWeights<Scalar>.scratchCount(points: 36, outputChannels: g.output.channels, inputChannels: g.input.channels,
                                                    transformsInForward: transformsWeightsInForward)
     }
@@ -99,92 +111,117 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
         return (m0 + s12 + s34, d12 + 2 * d34, s12 + 4 * s34, d12 + 8 * d34 + m5)
     }
 
+    /// out = epilogue(conv(input)); `scratch` holds `scratchCount` elements.
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
-    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>) {
+    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
+                 epilogue: ChannelEpilogue<Scalar>) {
+        let schedule = self.schedule
+        parameters.withTransformed(scratch: scratch + schedule.scratchCount) { u in
+            schedule.run(
+                scratch: scratch, inputWork: 200, outputWork: 120,
+                inputTransform: { c, tiles, v, stride in transformInput(channel: c, tiles: tiles, input: input, into: v, pointStride: stride) },
+                multiply: { v, m, n, split in parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split) },
+                outputTransform: { o, tiles, m, stride in
+                    transformOutput(channel: o, tiles: tiles, from: m, pointStride: stride, into: output, epilogue: epilogue)
+                })
+        }
+    }
+
+    /// V of input channel c for `tiles`: tile t = ty * across + tx at v[k * pointStride + t - tiles.lowerBound].
+    @inline(__always)
+    private func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
         let g = geometry
-        let channels = g.input.channels, outChannels = g.output.channels
-        let tiles = Self.tileCount(g), tilesAcross = (g.output.width + 3) / 4, tilesDown = (g.output.height + 3) / 4
-        let v = scratch, m = scratch + 36 * channels * tiles
+        let tilesAcross = (g.output.width + 3) / 4
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
-        let planeIn = g.input.planeSize
-        let inStride = channels * tiles
-        Parallel.forEach(channels, totalWork: channels * tiles * 200) { c in
-            let src = input + c * planeIn
-            withUnsafeTemporaryAllocation(of: Scalar.self, capacity: 36) { patchBuffer in
-                guard let p = patchBuffer.baseAddress else { return }
-                for ty in 0..<tilesDown {
-                    let y0 = ty * 4 - padTop
-                    for tx in 0..<tilesAcross {
-                        let x0 = tx * 4 - padLeft
-                        // The 6x6 patch, zero outside the input.
-                        if y0 >= 0 && y0 + 6 <= height && x0 >= 0 && x0 + 6 <= width {
-                            for i in 0..<6 { (p + 6 * i).update(from: src + (y0 + i) * width + x0, count: 6) }
-                        } else {
-                            for i in 0..<6 {
-                                let y = y0 + i
-                                for j in 0..<6 {
-                                    let x = x0 + j
-                                    p[6 * i + j] = (y >= 0 && y < height && x >= 0 && x < width) ? src[y * width + x] : 0
-                                }
+        let src = input + c * g.input.planeSize
+        let stride = pointStride
+        withUnsafeTemporaryAllocation(of: Scalar.self, capacity: 36) { patchBuffer in
+            guard let p = patchBuffer.baseAddress else { return }
+            WinogradSchedule.rowSegments(tiles, across: tilesAcross) { ty, start, end in
+                let y0 = ty * 4 - padTop
+                for tx in start..<end {
+                    let x0 = tx * 4 - padLeft
+                    // The 6x6 patch, zero outside the input.
+                    if y0 >= 0 && y0 + 6 <= height && x0 >= 0 && x0 + 6 <= width {
+                        for i in 0..<6 { (p + 6 * i).update(from: src + (y0 + i) * width + x0, count: 6) }
+                    } else {
+                        for i in 0..<6 {
+                            let y = y0 + i
+                            for j in 0..<6 {
+                                let x = x0 + j
+                                p[6 * i + j] = (y >= 0 && y < height && x >= 0 && x < width) ? src[y * width + x] : 0
                             }
                         }
-                        // Bt d (columns), then (Bt d) B (rows).
-                        let e0 = Self.inputColumn(p[0], p[6], p[12], p[18], p[24], p[30])
-                        let e1 = Self.inputColumn(p[1], p[7], p[13], p[19], p[25], p[31])
-                        let e2 = Self.inputColumn(p[2], p[8], p[14], p[20], p[26], p[32])
-                        let e3 = Self.inputColumn(p[3], p[9], p[15], p[21], p[27], p[33])
-                        let e4 = Self.inputColumn(p[4], p[10], p[16], p[22], p[28], p[34])
-                        let e5 = Self.inputColumn(p[5], p[11], p[17], p[23], p[29], p[35])
-                        let dst = v + c * tiles + ty * tilesAcross + tx
-                        @inline(__always) func store(_ i: Int, _ r: (Scalar, Scalar, Scalar, Scalar, Scalar, Scalar)) {
-                            let d = dst + (6 * i) * inStride
-                            d[0] = r.0; d[inStride] = r.1; d[2 * inStride] = r.2
-                            d[3 * inStride] = r.3; d[4 * inStride] = r.4; d[5 * inStride] = r.5
-                        }
-                        store(0, Self.inputColumn(e0.0, e1.0, e2.0, e3.0, e4.0, e5.0))
-                        store(1, Self.inputColumn(e0.1, e1.1, e2.1, e3.1, e4.1, e5.1))
-                        store(2, Self.inputColumn(e0.2, e1.2, e2.2, e3.2, e4.2, e5.2))
-                        store(3, Self.inputColumn(e0.3, e1.3, e2.3, e3.3, e4.3, e5.3))
-                        store(4, Self.inputColumn(e0.4, e1.4, e2.4, e3.4, e4.4, e5.4))
-                        store(5, Self.inputColumn(e0.5, e1.5, e2.5, e3.5, e4.5, e5.5))
                     }
+                    // Bt d (columns), then (Bt d) B (rows).
+                    let e0 = Self.inputColumn(p[0], p[6], p[12], p[18], p[24], p[30])
+                    let e1 = Self.inputColumn(p[1], p[7], p[13], p[19], p[25], p[31])
+                    let e2 = Self.inputColumn(p[2], p[8], p[14], p[20], p[26], p[32])
+                    let e3 = Self.inputColumn(p[3], p[9], p[15], p[21], p[27], p[33])
+                    let e4 = Self.inputColumn(p[4], p[10], p[16], p[22], p[28], p[34])
+                    let e5 = Self.inputColumn(p[5], p[11], p[17], p[23], p[29], p[35])
+                    let dst = v + ty * tilesAcross + tx - tiles.lowerBound
+                    @inline(__always) func store(_ i: Int, _ r: (Scalar, Scalar, Scalar, Scalar, Scalar, Scalar)) {
+                        let d = dst + (6 * i) * stride
+                        d[0] = r.0; d[stride] = r.1; d[2 * stride] = r.2
+                        d[3 * stride] = r.3; d[4 * stride] = r.4; d[5 * stride] = r.5
+                    }
+                    store(0, Self.inputColumn(e0.0, e1.0, e2.0, e3.0, e4.0, e5.0))
+                    store(1, Self.inputColumn(e0.1, e1.1, e2.1, e3.1, e4.1, e5.1))
+                    store(2, Self.inputColumn(e0.2, e1.2, e2.2, e3.2, e4.2, e5.2))
+                    store(3, Self.inputColumn(e0.3, e1.3, e2.3, e3.3, e4.3, e5.3))
+                    store(4, Self.inputColumn(e0.4, e1.4, e2.4, e3.4, e4.4, e5.4))
+                    store(5, Self.inputColumn(e0.5, e1.5, e2.5, e3.5, e4.5, e5.5))
                 }
             }
         }
-        parameters.multiply(v: UnsafePointer(v), into: m, tiles: tiles, scratch: m + 36 * outChannels * tiles)
-        let outH = g.output.height, outW = g.output.width, planeOut = g.output.planeSize
-        let outStride = outChannels * tiles
-        Parallel.forEach(outChannels, totalWork: outChannels * tiles * 120) { o in
-            let dst = output + o * planeOut
-            for ty in 0..<tilesDown {
-                for tx in 0..<tilesAcross {
-                    let q = m + o * tiles + ty * tilesAcross + tx
-                    @inline(__always) func column(_ j: Int) -> (Scalar, Scalar, Scalar, Scalar) {
-                        Self.outputColumn(q[j * outStride], q[(6 + j) * outStride], q[(12 + j) * outStride],
-                                          q[(18 + j) * outStride], q[(24 + j) * outStride], q[(30 + j) * outStride])
-                    }
-                    // At M (columns), then (At M) At^T (rows).
-                    let a0 = column(0), a1 = column(1), a2 = column(2), a3 = column(3), a4 = column(4), a5 = column(5)
-                    let y0 = ty * 4, x0 = tx * 4
-                    let rowsLeft = min(4, outH - y0), columnsLeft = min(4, outW - x0)
-                    @inline(__always) func store(_ r: Int, _ values: (Scalar, Scalar, Scalar, Scalar)) {
-                        guard r < rowsLeft else { return }
-                        let row = dst + (y0 + r) * outW + x0
-                        if columnsLeft == 4 {
-                            row[0] = values.0; row[1] = values.1; row[2] = values.2; row[3] = values.3
-                        } else {
-                            row[0] = values.0
-                            if columnsLeft > 1 { row[1] = values.1 }
-                            if columnsLeft > 2 { row[2] = values.2 }
-                        }
-                    }
-                    store(0, Self.outputColumn(a0.0, a1.0, a2.0, a3.0, a4.0, a5.0))
-                    store(1, Self.outputColumn(a0.1, a1.1, a2.1, a3.1, a4.1, a5.1))
-                    store(2, Self.outputColumn(a0.2, a1.2, a2.2, a3.2, a4.2, a5.2))
-                    store(3, Self.outputColumn(a0.3, a1.3, a2.3, a3.3, a4.3, a5.3))
+    }
+
+    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
+    /// Y = At M At^T, then the epilogue on each finished row piece.
+    @inline(__always)
+    private func transformOutput(
+        channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+        into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
+    ) {
+        let g = geometry
+        let tilesAcross = (g.output.width + 3) / 4
+        let outH = g.output.height, outW = g.output.width
+        let dst = output + o * g.output.planeSize
+        let s = pointStride
+        WinogradSchedule.rowSegments(tiles, across: tilesAcross) { ty, start, end in
+            let y0 = ty * 4
+            let rowsLeft = min(4, outH - y0)
+            for tx in start..<end {
+                let q = m + ty * tilesAcross + tx - tiles.lowerBound
+                @inline(__always) func column(_ j: Int) -> (Scalar, Scalar, Scalar, Scalar) {
+                    Self.outputColumn(q[j * s], q[(6 + j) * s], q[(12 + j) * s], q[(18 + j) * s], q[(24 + j) * s], q[(30 + j) * s])
                 }
+                // At M (columns), then (At M) At^T (rows).
+                let a0 = column(0), a1 = column(1), a2 = column(2), a3 = column(3), a4 = column(4), a5 = column(5)
+                let x0 = tx * 4
+                let columnsLeft = min(4, outW - x0)
+                @inline(__always) func store(_ r: Int, _ values: (Scalar, Scalar, Scalar, Scalar)) {
+                    guard r < rowsLeft else { return }
+                    let row = dst + (y0 + r) * outW + x0
+                    if columnsLeft == 4 {
+                        row[0] = values.0; row[1] = values.1; row[2] = values.2; row[3] = values.3
+                    } else {
+                        row[0] = values.0
+                        if columnsLeft > 1 { row[1] = values.1 }
+                        if columnsLeft > 2 { row[2] = values.2 }
+                    }
+                }
+                store(0, Self.outputColumn(a0.0, a1.0, a2.0, a3.0, a4.0, a5.0))
+                store(1, Self.outputColumn(a0.1, a1.1, a2.1, a3.1, a4.1, a5.1))
+                store(2, Self.outputColumn(a0.2, a1.2, a2.2, a3.2, a4.2, a5.2))
+                store(3, Self.outputColumn(a0.3, a1.3, a2.3, a3.3, a4.3, a5.3))
+            }
+            let first = start * 4, count = min(end * 4, outW) - first
+            for r in 0..<rowsLeft {
+                epilogue.apply(channel: o, to: UnsafeMutableBufferPointer(start: dst + (y0 + r) * outW + first, count: count))
             }
         }
     }

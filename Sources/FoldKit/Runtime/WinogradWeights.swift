@@ -2,11 +2,11 @@
 /// F(2x2, 3x3) (`WinogradConvolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
 ///
 /// U is `points` row-major O x C matrices, U[(k * O + o) * C + c]; `multiply` computes, for every point k,
-/// M_k (O x T) = U_k (O x C) * V_k (C x T) by GEMM, with V as `points` C x T matrices and M as `points`
-/// O x T matrices. With `precompute` (repeated passes) U is computed once at init and the OIHW weights
-/// are not kept; otherwise (`ExecutorOptions.streamParameters`, one pass in bounded memory) the weights
-/// are kept as read and U is computed into the caller's scratch on every `multiply`, so no per-layer
-/// array is faulted in.
+/// M_k (O x n) = U_k (O x C) * V_k (C x n) by GEMM, with V as `points` C x n matrices and M as `points`
+/// O x n matrices (n tiles: all of them, or a block, see `WinogradSchedule`). With `precompute` (repeated
+/// passes) U is computed once at init and the OIHW weights are not kept; otherwise
+/// (`ExecutorOptions.streamParameters`, one pass in bounded memory) the weights are kept as read and U is
+/// computed into the caller's scratch on every pass (`withTransformed`), so no per-layer array is faulted in.
 struct WinogradWeights<Scalar: ExecutorScalar> {
     /// Writes U for O x C x 3 x 3 weights: (weights, O, C, destination of points * O * C values).
     typealias Transform = (UnsafeBufferPointer<Float>, Int, Int, UnsafeMutablePointer<Scalar>) -> Void
@@ -16,7 +16,7 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     let inputChannels: Int
     /// U when precomputed, else empty.
     private let transformed: [Scalar]
-    /// The OIHW weights when U is computed in `multiply`, else empty.
+    /// The OIHW weights when U is computed on every pass (`withTransformed`), else empty.
     private let weights: [Float]
     private let transform: Transform
 
@@ -40,28 +40,36 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
         }
     }
 
-    /// Scratch elements `multiply` needs for U: points * O * C when it computes U, else 0.
+    /// Scratch elements `withTransformed` needs for U: points * O * C when it computes U, else 0.
     static func scratchCount(points: Int, outputChannels: Int, inputChannels: Int, transformsInForward: Bool) -> Int {
         transformsInForward ? points * outputChannels * inputChannels : 0
     }
 
-    /// M_k = U_k V_k for k in 0..<points (see the type). `scratch` holds U when it is not precomputed.
-    @_specialize(where Scalar == Float)
-    @_specialize(where Scalar == Double)
-    func multiply(v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles: Int, scratch: UnsafeMutablePointer<Scalar>) {
-        let o = outputChannels, c = inputChannels
+    /// Calls `body` with U: the precomputed matrices, or U computed into `scratch` (points * O * C elements)
+    /// when it is not precomputed.
+    @_specialize(where Scalar == Float, R == Void)
+    @_specialize(where Scalar == Double, R == Void)
+    func withTransformed<R>(scratch: UnsafeMutablePointer<Scalar>, _ body: (UnsafePointer<Scalar>) -> R) -> R {
         // (An empty array's base address is not reliably nil: test the count.)
         if transformed.isEmpty {
-            weights.withUnsafeBufferPointer { transform($0, o, c, scratch) }
+            weights.withUnsafeBufferPointer { transform($0, outputChannels, inputChannels, scratch) }
+            return body(UnsafePointer(scratch))
         }
-        transformed.withUnsafeBufferPointer { precomputed in
-            let u = precomputed.isEmpty ? UnsafePointer(scratch) : precomputed.baseAddress ?? UnsafePointer(scratch)
-            for k in 0..<points {
-                Scalar.gemm(
-                    transposeA: false, transposeB: false, m: o, n: tiles, k: c, alpha: 1,
-                    a: u + k * o * c, lda: c, b: v + k * c * tiles, ldb: tiles,
-                    beta: 0, c: m + k * o * tiles, ldc: tiles)
-            }
+        return transformed.withUnsafeBufferPointer { precomputed in
+            body(precomputed.baseAddress ?? UnsafePointer(scratch))
+        }
+    }
+
+    /// M_k = U_k V_k for k in 0..<points and n tiles: U_k at u + k * O * C (O x C), V_k at v + k * C * n (C x n),
+    /// M_k at m + k * O * n (O x n). `splitAcrossCores`: see `ExecutorScalar.gemm`.
+    @inline(__always)
+    func multiply(u: UnsafePointer<Scalar>, v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles n: Int, splitAcrossCores: Bool) {
+        let o = outputChannels, c = inputChannels
+        for k in 0..<points {
+            Scalar.gemm(
+                transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,
+                a: u + k * o * c, lda: c, b: v + k * c * n, ldb: n,
+                beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: splitAcrossCores)
         }
     }
 

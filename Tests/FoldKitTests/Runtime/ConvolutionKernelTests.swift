@@ -98,6 +98,52 @@ final class ConvolutionKernelTests: XCTestCase {
                        padding: Padding2D(top: 2, left: 0, bottom: 1, right: 2)), withBias: false)
     }
 
+    // Enough tiles to run in blocks, one per core (`WinogradSchedule`): F(2x2) in float32 (2205 tiles, blocks of
+    // 1103, the boundary inside tile row 24) and F(4x4) in float64 (575 tiles, blocks of 288, inside row 12),
+    // with partial tiles on the bottom and right edges; with bias, and with an unfolded batch norm (epilogue
+    // applied row piece by row piece).
+    func testWinogradInBlocksAcrossCores() throws {
+        let geometry = ConvolutionGeometry(
+            Convolution(inputChannels: 64, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, strideY: 1, strideX: 1,
+                        dilationY: 1, dilationX: 1, padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1), groups: 1,
+                        weights: WeightTensor(shape: [3, 64, 3, 3], values: []), bias: nil),
+            input: ActivationShape(channels: 64, height: 97, width: 89), output: ActivationShape(channels: 3, height: 97, width: 89))
+        if Parallel.workerCount > 1 && BLASWorkerThreads.splitsProducts {
+            XCTAssertEqual(WinogradConvolution<Float>.schedule(for: geometry).blockCount, 2)
+            XCTAssertEqual(WinogradF4Convolution<Double>.schedule(for: geometry).blockCount, 2)
+        }
+        try check(Case(input: ActivationShape(channels: 64, height: 97, width: 89), out: 3, kh: 3, kw: 3,
+                       padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
+    }
+
+    // The epilogue (bias, unfolded batch norm, leaky) on Winograd layers, wide (13x13) and in blocks (97x89):
+    // each output element gets leaky(gamma * (z + b - mean) / sqrt(var + eps) + beta).
+    func testWinogradEpilogueWithBatchNormAndLeaky() throws {
+        for (height, width) in [(13, 13), (97, 89)] {
+            let c = Case(input: ActivationShape(channels: 64, height: height, width: width), out: 3, kh: 3, kw: 3,
+                         padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1))
+            let weights = S.seeded(3 * 64 * 9, seed: 7), bias = S.seeded(3, seed: 11), input = S.seeded(c.input.count, seed: 3)
+            let gamma: [Float] = [1.5, -0.5, 2], beta: [Float] = [0.25, -0.125, 0], mean: [Float] = [0.5, -1, 0.125], variance: [Float] = [0.5, 2, 0.0625]
+            let conv = Convolution(
+                inputChannels: 64, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: c.padding,
+                weights: WeightTensor(shape: [3, 64, 3, 3], values: weights), bias: S.tensor(bias),
+                batchNorm: BatchNorm(gamma: S.tensor(gamma), beta: S.tensor(beta), mean: S.tensor(mean), variance: S.tensor(variance),
+                                     convention: .darknet),
+                activation: .leaky(slope: 0.1))
+            let network = try S.single(.convolution(conv), input: c.input)
+            let z = Self.direct(c, input: input.map(Double.init), weights: weights.map(Double.init), bias: bias.map(Double.init))
+            let plane = height * width
+            let expected = z.values.indices.map { i -> Double in
+                let o = i / plane
+                let v = Double(gamma[o]) * (z.values[i] - Double(mean[o])) / (Double(variance[o]) + 1e-5).squareRoot() + Double(beta[o])
+                return v > 0 ? v : Double(Float(0.1)) * v
+            }
+            S.assertClose(try S.runDouble(network, input: input), expected, tolerance: 1e-11)
+            S.assertClose(try S.runFloat(network, input: input), expected, tolerance: 2e-4)
+            S.assertClose(try S.runFloat(network, input: input, options: ExecutorOptions(streamParameters: true)), expected, tolerance: 2e-4)
+        }
+    }
+
     func testWinogradVariantFollowsOutputSize() throws {
         func path<S: ExecutorScalar>(_: S.Type, side: Int) -> ConvolutionKernel<S>.Path {
             let conv = Convolution(inputChannels: 64, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),

@@ -1,0 +1,110 @@
+import Dispatch
+
+/// How a Winograd convolution's T tiles are spread over the cores (shared by F(2x2, 3x3) and F(4x4, 3x3)).
+///
+/// Each pass transforms input tiles into V (points x C x n), multiplies M_k (O x n) = U_k (O x C) * V_k (C x n)
+/// for every point k, and transforms M back into output tiles, for n tiles at a time:
+/// - wide (one block of all T tiles): input transform split by channel, each product split across cores
+///   (`GEMMPartition`), output transform split by output channel. For few tiles (deep, small layers), where
+///   V and M are small anyway.
+/// - blocked: tiles in blocks of `blockTiles`, each core taking a contiguous run of blocks and doing all
+///   three steps for one block at a time in its own part of the scratch buffer, with single-threaded
+///   products. V and M of a block (about `blockBytes`) stay in the core's caches instead of making three
+///   passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used when there
+///   are at least two blocks per core... at least one per core, and only when FoldKit splits products
+///   itself (`BLASWorkerThreads.splitsProducts`): other BLAS libraries thread each product on their own.
+struct WinogradSchedule {
+    let tiles: Int
+    let points: Int
+    let inputChannels: Int
+    let outputChannels: Int
+    /// Tiles per block (T when wide).
+    let blockTiles: Int
+    let blockCount: Int
+    /// Cores the blocks are spread over (1 when wide).
+    let workers: Int
+
+    /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size):
+    /// measured on yolov3 at 416 (2 cores) against the wide schedule, float32: 104x104 layers (two blocks
+    /// of 1352 tiles) 11.9 -> 9.0 ms, 52x52 (two of 338) 6.7 -> 5.6 ms; float64 104x104 by F(4x4)
+    /// 18.9 -> 14.0 ms. Blocks of 3 MiB with at least 64 tiles were slower than wide (26x26 layers
+    /// 5.5 -> 9.1 ms): the narrow products re-pack U once per block.
+    static let defaultBlockBytes = 8 << 20
+    /// Narrower blocks make the products' packing of U dominate.
+    static let minimumBlockTiles = 256
+
+    init(tiles: Int, points: Int, inputChannels: Int, outputChannels: Int, scalarBytes: Int,
+         blockBytes: Int = defaultBlockBytes, workers available: Int = Parallel.workerCount,
+         blocksAllowed: Bool = BLASWorkerThreads.splitsProducts) {
+        self.tiles = tiles
+        self.points = points
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        let perTile = points * (inputChannels + outputChannels) * scalarBytes
+        let fit = max(Self.minimumBlockTiles, blockBytes / max(perTile, 1))
+        if blocksAllowed && available > 1 && tiles >= available * Self.minimumBlockTiles {
+            // The same number of blocks for every core, each as large as fits.
+            blockCount = available * max(1, tiles / (available * fit))
+            blockTiles = (tiles + blockCount - 1) / blockCount
+            workers = available
+        } else {
+            blockTiles = tiles
+            blockCount = 1
+            workers = 1
+        }
+    }
+
+    var isBlocked: Bool { blockCount > 1 }
+
+    /// Scratch elements for V and M: one block per worker.
+    var scratchCount: Int { workers * points * blockTiles * (inputChannels + outputChannels) }
+
+    /// Runs the three steps over all tiles. With n the tiles of the current block and t0 its first tile:
+    /// - `inputTransform(c, tiles, v, pointStride)` writes V of channel c for those tiles at v[k * pointStride + t - t0];
+    /// - `multiply(v, m, n, splitAcrossCores)` computes M_k = U_k V_k, V_k at v + k * C * n, M_k at m + k * O * n;
+    /// - `outputTransform(o, tiles, m, pointStride)` reads M of output channel o at m[k * pointStride + t - t0]
+    ///   and writes (and finishes) that channel's output pixels of those tiles.
+    /// `inputWork` / `outputWork`: elementary operations per tile and channel (to decide splitting when wide).
+    func run<Scalar>(
+        scratch: UnsafeMutablePointer<Scalar>, inputWork: Int, outputWork: Int,
+        inputTransform: (Int, Range<Int>, UnsafeMutablePointer<Scalar>, Int) -> Void,
+        multiply: (UnsafePointer<Scalar>, UnsafeMutablePointer<Scalar>, Int, Bool) -> Void,
+        outputTransform: (Int, Range<Int>, UnsafePointer<Scalar>, Int) -> Void
+    ) {
+        let c = inputChannels, o = outputChannels
+        if !isBlocked {
+            let v = scratch, m = scratch + points * c * tiles
+            Parallel.forEach(c, totalWork: c * tiles * inputWork) { channel in
+                inputTransform(channel, 0..<tiles, v + channel * tiles, c * tiles)
+            }
+            multiply(UnsafePointer(v), m, tiles, true)
+            Parallel.forEach(o, totalWork: o * tiles * outputWork) { channel in
+                outputTransform(channel, 0..<tiles, UnsafePointer(m + channel * tiles), o * tiles)
+            }
+            return
+        }
+        let perWorker = points * blockTiles * (c + o)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let v = scratch + worker * perWorker, m = v + points * c * blockTiles
+            for block in (blockCount * worker / workers)..<(blockCount * (worker + 1) / workers) {
+                let range = (block * blockTiles)..<min(tiles, (block + 1) * blockTiles)
+                let n = range.count
+                for channel in 0..<c { inputTransform(channel, range, v + channel * n, c * n) }
+                multiply(UnsafePointer(v), m, n, false)
+                for channel in 0..<o { outputTransform(channel, range, UnsafePointer(m + channel * n), o * n) }
+            }
+        }
+    }
+
+    /// The tile rows a run of tiles crosses: (ty, first tx, end tx) for each row, tiles numbered ty * across + tx.
+    @inline(__always)
+    static func rowSegments(_ range: Range<Int>, across: Int, _ body: (Int, Int, Int) -> Void) {
+        guard !range.isEmpty else { return }
+        let firstRow = range.lowerBound / across, lastRow = (range.upperBound - 1) / across
+        for ty in firstRow...lastRow {
+            let start = ty == firstRow ? range.lowerBound - ty * across : 0
+            let end = ty == lastRow ? range.upperBound - ty * across : across
+            body(ty, start, end)
+        }
+    }
+}

@@ -17,6 +17,8 @@ struct CheckFailed: Error {}
 @main
 enum FoldKitMain {
     static func main() {
+        // Layer outputs are freed and allocated again on every pass: keep their pages (`MallocReuse`).
+        MallocReuse.keepFreedMemory()
         do {
             var command = try FoldKitCommand.parseAsRoot()
             try command.run()

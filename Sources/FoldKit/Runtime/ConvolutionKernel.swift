@@ -6,7 +6,7 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
-/// - 3x3 stride 1 ungrouped with at least 64 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
+/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
 ///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns.

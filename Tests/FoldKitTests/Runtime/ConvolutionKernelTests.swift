@@ -157,15 +157,15 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(path(Float.self, side: 40), .winograd)
     }
 
-    func testWinogradPathIsTakenOnlyFrom64InputChannels() throws {
+    func testWinogradPathIsTakenOnlyFrom32InputChannels() throws {
         func geometry(channels: Int) -> ConvolutionGeometry {
             let conv = Convolution(inputChannels: channels, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
                                    weights: WeightTensor(shape: [8, channels, 3, 3], values: []), bias: nil)
             let shape = ActivationShape(channels: channels, height: 8, width: 8)
             return ConvolutionGeometry(conv, input: shape, output: ActivationShape(channels: 8, height: 8, width: 8))
         }
-        XCTAssertTrue(WinogradConvolution<Float>.applies(to: geometry(channels: 64)))
-        XCTAssertFalse(WinogradConvolution<Float>.applies(to: geometry(channels: 63)))
+        XCTAssertTrue(WinogradConvolution<Float>.applies(to: geometry(channels: 32)))
+        XCTAssertFalse(WinogradConvolution<Float>.applies(to: geometry(channels: 31)))
     }
 
     func testStride2AsymmetricPaddingAndOddSize() throws {

@@ -26,8 +26,21 @@ struct SumKernel<Scalar: ExecutorScalar>: LayerKernel {
     @_specialize(where Scalar == Double)
     func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
         let out = inputShapes[0]
-        inputs[0].withUnsafeBufferPointer { first in _ = output.initialize(from: first) }
-        for (input, shape) in zip(inputs.dropFirst(), inputShapes.dropFirst()) {
+        var rest = Array(zip(inputs.dropFirst(), inputShapes.dropFirst()))
+        if let (second, shape) = rest.first, shape == out {
+            // The common case (Darknet [shortcut] of two same-shaped tensors): one pass, split across cores.
+            rest.removeFirst()
+            inputs[0].withUnsafeBufferPointer { a in
+                second.withUnsafeBufferPointer { b in
+                    Parallel.forRanges(out.count, totalWork: out.count) { range in
+                        for i in range { output[i] = a[i] + b[i] }
+                    }
+                }
+            }
+        } else {
+            inputs[0].withUnsafeBufferPointer { first in _ = output.initialize(from: first) }
+        }
+        for (input, shape) in rest {
             input.withUnsafeBufferPointer { add in
                 if shape == out {
                     for i in 0..<out.count { output[i] += add[i] }

@@ -85,6 +85,26 @@ final class ArithmeticKernelTests: XCTestCase {
         try checkShortcut(first: ActivationShape(channels: 3, height: 4, width: 4), second: ActivationShape(channels: 2, height: 2, width: 2))
     }
 
+    // Same-shape sums big enough to be split across cores (67 600 elements), with two and three inputs:
+    // y = conv1x1(x) = 2x + 1 per channel, then x + y = 3x + 1 and x + y + x = 4x + 1 (exact in float64).
+    func testLargeSameShapeSumsWithTwoAndThreeInputs() throws {
+        let shape = ActivationShape(channels: 4, height: 130, width: 130)
+        let x = S.seeded(shape.count, seed: 5)
+        var diagonal = [Float](repeating: 0, count: 16)
+        for c in 0..<4 { diagonal[c * 5] = 2 }
+        let network = try S.network(input: shape, outputs: [1, 2]) { builder in
+            let y = try builder.append(kind: .convolution(Convolution(
+                inputChannels: 4, outputChannels: 4, kernelHeight: 1, kernelWidth: 1,
+                weights: WeightTensor(shape: [4, 4, 1, 1], values: diagonal), bias: S.tensor([1, 1, 1, 1]))),
+                inputs: [Network.inputIndex], source: S.source)
+            try builder.append(kind: .sum(ElementwiseSum(activation: .linear)), inputs: [Network.inputIndex, y], source: S.source)
+            try builder.append(kind: .sum(ElementwiseSum(activation: .linear)), inputs: [Network.inputIndex, y, Network.inputIndex], source: S.source)
+        }
+        let outputs = try Executor<Double>(network: network).run(input: x.map(Double.init))
+        S.assertClose(outputs[1], x.map { 3 * Double($0) + 1 }, tolerance: 1e-12)
+        S.assertClose(outputs[2], x.map { 4 * Double($0) + 1 }, tolerance: 1e-12)
+    }
+
     func testShortcutByHand() throws {
         // out 1 x 2 x 2 = [1, 2, 3, 4]; add 1 x 1 x 1 = [10]: sample = 2, only out[0] gets it
         var out: [Double] = [1, 2, 3, 4]

@@ -14,7 +14,7 @@
 /// stream (`WinogradWeights`, which also runs the 16 GEMMs). Tiles are transformed, multiplied and
 /// transformed back all at once or in blocks per core (`WinogradSchedule`); the bias, batch norm and
 /// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
-struct WinogradConvolution<Scalar: ExecutorScalar> {
+struct WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
     let geometry: ConvolutionGeometry
     /// U, precomputed or computed per pass (`WinogradWeights`).
     let parameters: WinogradWeights<Scalar>
@@ -70,47 +70,16 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
         }
     }
 
-    var tilesY: Int { (geometry.output.height + 1) / 2 }
-    var tilesX: Int { (geometry.output.width + 1) / 2 }
-    var tileCount: Int { tilesY * tilesX }
+    static var outputTileSide: Int { 2 }
+    static var points: Int { 16 }
+    static var inputWork: Int { 64 }
+    static var outputWork: Int { 32 }
 
-    /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
-    static func schedule(for g: ConvolutionGeometry, blockBytes: Int = WinogradSchedule.defaultBlockBytes) -> WinogradSchedule {
-        WinogradSchedule(tiles: ((g.output.height + 1) / 2) * ((g.output.width + 1) / 2), points: 16,
-                         inputChannels: g.input.channels, outputChannels: g.output.channels,
-                         scalarBytes: MemoryLayout<Scalar>.size, blockBytes: blockBytes)
-    }
-
-    /// V and M (16 x C x n and 16 x O x n per block, `WinogradSchedule.scratchCount`), then U (16 x O x C)
-    /// when it is computed in `forward`.
-    static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
-        schedule(for: g).scratchCount
-            + WinogradWeights<Scalar>.scratchCount(points: 16, outputChannels: g.output.channels, inputChannels: g.input.channels,
-                                                   transformsInForward: transformsWeightsInForward)
-    }
-
-    /// out = epilogue(conv(input)); `scratch` holds `scratchCount` elements.
-    @_specialize(where Scalar == Float)
-    @_specialize(where Scalar == Double)
-    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
-                 epilogue: ChannelEpilogue<Scalar>) {
-        let schedule = self.schedule
-        parameters.withTransformed(scratch: scratch + schedule.scratchCount) { u in
-            schedule.run(
-                scratch: scratch, inputWork: 64, outputWork: 32,
-                inputTransform: { c, tiles, v, stride in transformInput(channel: c, tiles: tiles, input: input, into: v, pointStride: stride) },
-                multiply: { v, m, n, split in parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split) },
-                outputTransform: { o, tiles, m, stride in
-                    transformOutput(channel: o, tiles: tiles, from: m, pointStride: stride, into: output, epilogue: epilogue)
-                })
-        }
-    }
-
-    /// V of input channel c for `tiles`: tile t = ty * tilesX + tx at v[k * pointStride + t - tiles.lowerBound].
+    /// V = Bt d B of input channel c for `tiles` (`WinogradVariant`).
     @inline(__always)
-    private func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
+    func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
         let g = geometry
-        let tilesAcross = tilesX
+        let tilesAcross = Self.tilesAcross(g)
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
         // Tiles tx in interiorX read input columns 2tx - pl ..< 2tx - pl + 4 all inside 0..<W.
@@ -147,15 +116,14 @@ struct WinogradConvolution<Scalar: ExecutorScalar> {
         }
     }
 
-    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
-    /// Y = At M At^T, then the epilogue on each finished row piece.
+    /// Y = At M At^T for output channel o's `tiles`, then the epilogue (`WinogradVariant`).
     @inline(__always)
-    private func transformOutput(
+    func transformOutput(
         channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
         into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
     ) {
         let g = geometry
-        let tilesAcross = tilesX
+        let tilesAcross = Self.tilesAcross(g)
         let outH = g.output.height, outW = g.output.width
         let dst = output + o * g.output.planeSize
         // Tiles whose two output columns both exist.

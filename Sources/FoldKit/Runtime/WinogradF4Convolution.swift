@@ -20,7 +20,7 @@
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
 /// stream (`WinogradWeights`, which also runs the 36 GEMMs). Scheduling and epilogue as in
 /// `WinogradConvolution` (`WinogradSchedule`).
-struct WinogradF4Convolution<Scalar: ExecutorScalar> {
+struct WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     let geometry: ConvolutionGeometry
     /// U, precomputed or computed per pass (`WinogradWeights`).
     let parameters: WinogradWeights<Scalar>
@@ -51,22 +51,10 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
             precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
     }
 
-    /// Tiles: T = ceil(OH/4) * ceil(OW/4).
-    static func tileCount(_ g: ConvolutionGeometry) -> Int { ((g.output.height + 3) / 4) * ((g.output.width + 3) / 4) }
-
-    /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
-    static func schedule(for g: ConvolutionGeometry, blockBytes: Int = WinogradSchedule.defaultBlockBytes) -> WinogradSchedule {
-        WinogradSchedule(tiles: tileCount(g), points: 36, inputChannels: g.input.channels, outputChannels: g.output.channels,
-                         scalarBytes: MemoryLayout<Scalar>.size, blockBytes: blockBytes)
-    }
-
-    /// V and M (36 x C x n and 36 x O x n per block, `WinogradSchedule.scratchCount`), then U (36 x O x C)
-    /// when it is computed in `forward`.
-    static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool) -> Int {
-        schedule(for: g).scratchCount
-            + WinogradWeights<Scalar>.scratchCount(points: 36, outputChannels: g.output.channels, inputChannels: g.input.channels,
-                                                   transformsInForward: transformsWeightsInForward)
-    }
+    static var outputTileSide: Int { 4 }
+    static var points: Int { 36 }
+    static var inputWork: Int { 200 }
+    static var outputWork: Int { 120 }
 
     /// One column (or row) of G g: (g0, g1, g2) -> G (g0, g1, g2)^T, six values.
     @inline(__always)
@@ -111,28 +99,11 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
         return (m0 + s12 + s34, d12 + 2 * d34, s12 + 4 * s34, d12 + 8 * d34 + m5)
     }
 
-    /// out = epilogue(conv(input)); `scratch` holds `scratchCount` elements.
-    @_specialize(where Scalar == Float)
-    @_specialize(where Scalar == Double)
-    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
-                 epilogue: ChannelEpilogue<Scalar>) {
-        let schedule = self.schedule
-        parameters.withTransformed(scratch: scratch + schedule.scratchCount) { u in
-            schedule.run(
-                scratch: scratch, inputWork: 200, outputWork: 120,
-                inputTransform: { c, tiles, v, stride in transformInput(channel: c, tiles: tiles, input: input, into: v, pointStride: stride) },
-                multiply: { v, m, n, split in parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split) },
-                outputTransform: { o, tiles, m, stride in
-                    transformOutput(channel: o, tiles: tiles, from: m, pointStride: stride, into: output, epilogue: epilogue)
-                })
-        }
-    }
-
-    /// V of input channel c for `tiles`: tile t = ty * across + tx at v[k * pointStride + t - tiles.lowerBound].
+    /// V = Bt d B of input channel c for `tiles` (`WinogradVariant`).
     @inline(__always)
-    private func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
+    func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
         let g = geometry
-        let tilesAcross = (g.output.width + 3) / 4
+        let tilesAcross = Self.tilesAcross(g)
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
         let src = input + c * g.input.planeSize
@@ -179,15 +150,14 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar> {
         }
     }
 
-    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
-    /// Y = At M At^T, then the epilogue on each finished row piece.
+    /// Y = At M At^T for output channel o's `tiles`, then the epilogue (`WinogradVariant`).
     @inline(__always)
-    private func transformOutput(
+    func transformOutput(
         channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
         into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
     ) {
         let g = geometry
-        let tilesAcross = (g.output.width + 3) / 4
+        let tilesAcross = Self.tilesAcross(g)
         let outH = g.output.height, outW = g.output.width
         let dst = output + o * g.output.planeSize
         let s = pointStride

@@ -35,18 +35,6 @@ struct WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
             && g.groups == 1 && g.input.channels >= minimumInputChannels && g.output.height >= 2 && g.output.width >= 2
     }
 
-    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (already rounded to binary16 when it
-    /// emulates float16 storage: such values are exact in Float). The transform is computed in Double and
-    /// rounded once to Scalar.
-    /// `blockBytes`: V and M per block when blocked (tests use small blocks; see `WinogradSchedule`).
-    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool, blockBytes: Int = WinogradSchedule.defaultBlockBytes) {
-        self.geometry = geometry
-        schedule = Self.schedule(for: geometry, blockBytes: blockBytes)
-        parameters = WinogradWeights(
-            weights: weights, points: 16, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
-            precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
-    }
-
     /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores
     /// (`WinogradWeights.transformInBlocks`).
     @_specialize(where Scalar == Float)

@@ -41,16 +41,6 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
             && g.output.height >= minimumOutputSide && g.output.width >= minimumOutputSide
     }
 
-    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (see `WinogradConvolution.init`);
-    /// `blockBytes`: V and M per block when blocked (tests use small blocks; see `WinogradSchedule`).
-    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool, blockBytes: Int = WinogradSchedule.defaultBlockBytes) {
-        self.geometry = geometry
-        schedule = Self.schedule(for: geometry, blockBytes: blockBytes)
-        parameters = WinogradWeights(
-            weights: weights, points: 36, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
-            precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) })
-    }
-
     static var outputTileSide: Int { 4 }
     static var points: Int { 36 }
     static var inputWork: Int { 200 }

@@ -19,6 +19,11 @@ protocol WinogradVariant {
     var parameters: WinogradWeights<Scalar> { get }
     var schedule: WinogradSchedule { get }
 
+    /// The memberwise initialiser (the variant's stored properties).
+    init(geometry: ConvolutionGeometry, parameters: WinogradWeights<Scalar>, schedule: WinogradSchedule)
+    /// Writes U = G g Gt for O x C x 3 x 3 weights w into u (`WinogradWeights`' layout).
+    static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>)
+
     /// V of input channel c for `tiles`: tile t at v[k * pointStride + t - tiles.lowerBound].
     func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int)
     /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
@@ -29,6 +34,18 @@ protocol WinogradVariant {
 }
 
 extension WinogradVariant {
+    /// weights: O x C x 3 x 3 (OIHW), as the executor uses them (already rounded to binary16 when it emulates
+    /// float16 storage: such values are exact in Float); U is computed in Double and rounded once to Scalar,
+    /// at init with `precompute`, else on every pass.
+    init(geometry: ConvolutionGeometry, weights: [Float], precompute: Bool) {
+        self.init(
+            geometry: geometry,
+            parameters: WinogradWeights(
+                weights: weights, points: Self.points, outputChannels: geometry.output.channels, inputChannels: geometry.input.channels,
+                precompute: precompute, transform: { Self.transform($0, outputChannels: $1, inputChannels: $2, into: $3) }),
+            schedule: Self.schedule(for: geometry))
+    }
+
     /// Tiles across one output row.
     static func tilesAcross(_ g: ConvolutionGeometry) -> Int { (g.output.width + outputTileSide - 1) / outputTileSide }
 
@@ -38,9 +55,9 @@ extension WinogradVariant {
     }
 
     /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
-    static func schedule(for g: ConvolutionGeometry, blockBytes: Int = WinogradSchedule.defaultBlockBytes) -> WinogradSchedule {
+    static func schedule(for g: ConvolutionGeometry) -> WinogradSchedule {
         WinogradSchedule(tiles: tileCount(g), points: points, inputChannels: g.input.channels, outputChannels: g.output.channels,
-                         scalarBytes: MemoryLayout<Scalar>.size, blockBytes: blockBytes)
+                         scalarBytes: MemoryLayout<Scalar>.size)
     }
 
     /// V and M (points x C x n and points x O x n per block, `WinogradSchedule.scratchCount`), then U

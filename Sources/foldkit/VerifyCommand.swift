@@ -57,10 +57,12 @@ struct VerifyCommand: ParsableCommand {
         }
         var prepared = try image.prepare(for: original)
         let modelInput = try prepared?.input ?? input.make(for: original)
+        let progress = PassProgress("verify")
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
             options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU),
-            blobProblems: problems)
+            blobProblems: problems, progress: progress.update)
+        progress.finish()
         print(report.text())
         if let detections = report.detections, prepared != nil {
             try prepared?.report(detections.pairs.map(\.reference), network: original)

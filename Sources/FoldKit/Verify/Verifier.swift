@@ -29,12 +29,18 @@ public enum Verifier {
         }
     }
 
+    /// Called as each layer of a pass finishes: (pass, layers done, layer count). The passes, in order:
+    /// "folded pass (float32)", "folded pass (float16 storage)" (with `Options.float16`), "reference pass
+    /// (float64)" (which includes comparing each layer).
+    public typealias Progress = (_ pass: String, _ done: Int, _ total: Int) -> Void
+
     /// `original` must be the unfolded network as read; `folded` its folded form (from `FoldBatchNorm`
     /// or re-read from blobs). `blobProblems` (from `BlobReader`) are carried into the verdict.
     public static func verify(
-        original: Network, folded: Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
+        original: Network, folded: Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = [],
+        progress: Progress? = nil
     ) throws -> VerificationReport {
-        try verify(original: original, makeFolded: { folded }, input: input, options: options, blobProblems: blobProblems)
+        try verify(original: original, makeFolded: { folded }, input: input, options: options, blobProblems: blobProblems, progress: progress)
     }
 
     /// As `verify(original:folded:...)`, building the folded network with `makeFolded` (e.g. by folding
@@ -46,8 +52,13 @@ public enum Verifier {
     /// the moment it is computed, so a float64 output is held only while later layers read it, and each
     /// float32 output is dropped once compared. At most one copy of the weights is held at a time.
     public static func verify(
-        original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = []
+        original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = [],
+        progress: Progress? = nil
     ) throws -> VerificationReport {
+        let layerCount = original.layers.count
+        func passProgress(_ pass: String) -> ((Int, [Float]) -> Void)? {
+            progress.map { report in { index, _ in report(pass, index + 1, layerCount) } }
+        }
         var clock = PhaseClock()
         // Both passes read the weights lazily: they must read the same version of the files.
         let snapshot = SourceFileSnapshot(original.sourceFiles)
@@ -66,10 +77,12 @@ public enum Verifier {
                 throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
             }
             // One pass each: parameters prepared layer by layer (no second copy of the weights, transformed or not).
-            float32 = try Executor<Float>(network: folded, options: ExecutorOptions(streamParameters: true)).run(input: input.values, retention: .all)
+            float32 = try Executor<Float>(network: folded, options: ExecutorOptions(streamParameters: true))
+                .run(input: input.values, retention: .all, observe: passProgress("folded pass (float32)"))
             clock.lap("folded pass (float32)")
             float16 = options.float16
-                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true, streamParameters: true)).run(input: input.values, retention: .all)
+                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true, streamParameters: true))
+                    .run(input: input.values, retention: .all, observe: passProgress("folded pass (float16 storage)"))
                 : nil
             if options.float16 { clock.lap("folded pass (float16 storage)") }
             hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
@@ -83,7 +96,6 @@ public enum Verifier {
 
         // The reference pass, each layer compared as soon as it is computed.
         let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
-        let layerCount = original.layers.count
         var measured = [LayerDeviation?](repeating: nil, count: layerCount)
         var foldOnly = [DeviationSummary?](repeating: nil, count: layerCount)
         var storageOnly = [DeviationSummary?](repeating: nil, count: layerCount)
@@ -108,6 +120,7 @@ public enum Verifier {
             float32[index] = []
             float16?[index] = []
             comparisonSeconds += PhaseClock.seconds(since: start)
+            progress?("reference pass (float64)", index + 1, layerCount)
         }
         clock.lap("reference pass (float64)", excluding: comparisonSeconds)
         clock.record("layer comparison", seconds: comparisonSeconds)

@@ -1,0 +1,23 @@
+import FoldKit
+
+/// A progress line per pass of a multi-pass command (`verify`): "verify: <pass>: done/total layers" on a
+/// terminal (`ProgressLine`, silent in pipes and CI), each pass's line ended when the next one starts.
+final class PassProgress {
+    private let command: String
+    private var current: (pass: String, line: ProgressLine)?
+
+    init(_ command: String) { self.command = command }
+
+    func update(pass: String, done: Int, total: Int) {
+        if current?.pass != pass {
+            current?.line.finish()
+            current = (pass, ProgressLine("\(command): \(pass)"))
+        }
+        current?.line.update(done: done, total: total)
+    }
+
+    func finish() {
+        current?.line.finish()
+        current = nil
+    }
+}

@@ -38,7 +38,10 @@ struct FixturesCommand: ParsableCommand {
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
         let modelInput = try image.prepare(for: network)?.input ?? input.make(for: network)
-        let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out))
+        let progress = PassProgress("fixtures")
+        let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
+                                               progress: progress.update)
+        progress.finish()
         print("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
         print("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
     }

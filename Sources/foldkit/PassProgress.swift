@@ -1,6 +1,6 @@
 import FoldKit
 
-/// A progress line per pass of a multi-pass command (`verify`): "verify: <pass>: done/total layers" on a
+/// A progress line per pass of a multi-pass command (`verify`, `fixtures`): "verify: <pass>: done/total layers" on a
 /// terminal (`ProgressLine`, silent in pipes and CI), each pass's line ended when the next one starts.
 final class PassProgress {
     private let command: String

@@ -67,9 +67,13 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
 /// The outputs come from the original network (batch norm unfolded) computed in float64 and rounded
 /// once to float32: the most accurate reference FoldKit can give another engine's tests.
 public enum FixtureWriter {
+    /// `progress` gets the layers of the passes "forward pass (float64)" and "writing" (layer outputs
+    /// written) as they finish.
     @discardableResult
-    public static func write(network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL) throws -> FixtureManifest {
-        let outputs = try compute(network: network, input: input)
+    public static func write(
+        network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, progress: LayerProgress? = nil
+    ) throws -> FixtureManifest {
+        let outputs = try compute(network: network, input: input, progress: progress)
         let vectors = vectorLayers(network)
         return try AtomicOutputDirectory.write(to: destination) { folder in
             var tensors: [FixtureManifest.Tensor] = []
@@ -83,6 +87,7 @@ public enum FixtureWriter {
                 tensors.append(FixtureManifest.Tensor(file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
                                                       layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
                 if npz { packed.append((String(entry.fileName.dropLast(4)), arranged.values, arranged.shape)) }
+                if index > 0 { progress?("writing", index, outputs.count - 1) }
             }
             var pack: FixtureManifest.Pack?
             if npz {
@@ -122,8 +127,11 @@ public enum FixtureWriter {
     static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
 
     /// The input followed by every layer's output, channel-major float32.
-    static func compute(network: Network, input: ModelInput) throws -> [[Float]] {
-        let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
+    static func compute(network: Network, input: ModelInput, progress: LayerProgress? = nil) throws -> [[Float]] {
+        let layerCount = network.layers.count
+        let outputs = try Executor<Double>(network: network).run(
+            input: input.values.map(Double.init), retention: .all,
+            observe: progress.map { report in { index, _ in report("forward pass (float64)", index + 1, layerCount) } })
         return [input.values] + outputs.map { $0.map { Float($0) } }
     }
 

@@ -5,6 +5,10 @@ import Glibc
 import Darwin
 #endif
 
+/// Reports the layers of a pass of long work as they finish: (pass, layers done, layer count). Commands
+/// show it with one `ProgressLine` per pass.
+public typealias LayerProgress = (_ pass: String, _ done: Int, _ total: Int) -> Void
+
 /// A one-line progress display on standard error for long work (big models).
 ///
 /// It draws only when standard error is a terminal and the `CI` environment variable is unset, so

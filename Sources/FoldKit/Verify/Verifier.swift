@@ -32,7 +32,7 @@ public enum Verifier {
     /// Called as each layer of a pass finishes: (pass, layers done, layer count). The passes, in order:
     /// "folded pass (float32)", "folded pass (float16 storage)" (with `Options.float16`), "reference pass
     /// (float64)" (which includes comparing each layer).
-    public typealias Progress = (_ pass: String, _ done: Int, _ total: Int) -> Void
+    public typealias Progress = LayerProgress
 
     /// `original` must be the unfolded network as read; `folded` its folded form (from `FoldBatchNorm`
     /// or re-read from blobs). `blobProblems` (from `BlobReader`) are carried into the verdict.

@@ -17,8 +17,6 @@ struct CheckFailed: Error {}
 @main
 enum FoldKitMain {
     static func main() {
-        // Layer outputs are freed and allocated again on every pass: keep their pages (`MallocReuse`).
-        MallocReuse.keepFreedMemory()
         do {
             var command = try FoldKitCommand.parseAsRoot()
             try command.run()

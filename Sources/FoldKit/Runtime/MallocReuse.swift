@@ -10,8 +10,10 @@ import Foundation
 /// outputs: on yolov3 at 416, about 11 000 page faults per float32 pass and 27 000 per float64 pass in the
 /// steady state (layer 4's 11 MB shortcut output alone: 2704 faults, 5.2 ms against about 1 ms for the
 /// same-sized additions elsewhere). With both thresholds raised, the second and later passes fault no pages.
-/// Peak memory is unchanged (it is what the largest pass needs); memory is kept until the process ends.
-/// The `foldkit` command calls this at start; a library user running many passes can call it too.
+/// Memory freed by the process stays with it until it ends, so peak RSS can grow a little (fragments that
+/// glibc would have returned): a single pass gains nothing from it (`foldkit verify` on yolov3: the same
+/// time, 16-60 MB more peak RSS), so only `foldkit bench`, which runs passes over and over as an application
+/// does frame after frame, calls it. A library user running many passes should call it once at start.
 public enum MallocReuse {
     /// Raises glibc's mmap threshold to 1 GiB and its trim threshold to 2 GiB - 1. Returns whether glibc
     /// accepted both (false on other C libraries, where it does nothing).

@@ -38,6 +38,9 @@ struct VerifyCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
+        // The reference pass reuses what the folded pass's compared outputs freed, without faulting in fresh
+        // pages (`MallocReuse`: about 85 000 fewer page faults on yolov3, for 16-110 MB more peak RSS).
+        MallocReuse.keepFreedMemory()
         let original = try model.load()
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []

@@ -10,9 +10,9 @@ import Dispatch
 /// - blocked: tiles in blocks of `blockTiles`, each core taking a contiguous run of blocks and doing all
 ///   three steps for one block at a time in its own part of the scratch buffer, with single-threaded
 ///   products. V and M of a block (about `defaultBlockBytes`) stay in the core's caches instead of making three
-///   passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used when there
-///   are at least two blocks per core... at least one per core, and only when FoldKit splits products
-///   itself (`BLASWorkerThreads.splitsProducts`): other BLAS libraries thread each product on their own.
+///   passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used when every
+///   core gets at least `minimumBlockTiles` tiles (512 tiles on 2 cores), and only when FoldKit splits
+///   products itself (`BLASWorkerThreads.splitsProducts`): other BLAS libraries thread each product on their own.
 struct WinogradSchedule {
     let tiles: Int
     let points: Int

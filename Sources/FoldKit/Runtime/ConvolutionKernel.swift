@@ -18,9 +18,9 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     let epilogue: ChannelEpilogue<Scalar>
     let path: Path
     /// Set when `path == .winograd` (`WinogradConvolution.applies`).
-    let winograd: WinogradConvolution<Scalar>?
+    let winograd: WinogradLayer<WinogradConvolution<Scalar>>?
     /// Set when `path == .winogradF4` (`WinogradF4Convolution.applies`).
-    let winogradF4: WinogradF4Convolution<Scalar>?
+    let winogradF4: WinogradLayer<WinogradF4Convolution<Scalar>>?
 
     init(_ conv: Convolution, input: ActivationShape, output: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
         let geometry = ConvolutionGeometry(conv, input: input, output: output)
@@ -35,8 +35,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
             let floats: [Float] = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
             weights = []
-            winograd = path == .winograd ? WinogradConvolution(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
-            winogradF4 = path == .winogradF4 ? WinogradF4Convolution(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
+            winograd = path == .winograd ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
+            winogradF4 = path == .winogradF4 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
         } else {
             weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
             winograd = nil

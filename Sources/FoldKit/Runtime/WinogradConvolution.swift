@@ -14,13 +14,7 @@
 /// stream (`WinogradWeights`, which also runs the 16 GEMMs). Tiles are transformed, multiplied and
 /// transformed back all at once or in blocks per core (`WinogradSchedule`); the bias, batch norm and
 /// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
-struct WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
-    let geometry: ConvolutionGeometry
-    /// U, precomputed or computed per pass (`WinogradWeights`).
-    let parameters: WinogradWeights<Scalar>
-    /// Wide or blocked (`WinogradSchedule`).
-    let schedule: WinogradSchedule
-
+enum WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
     /// transforms. On yolov3 at 416 (2 cores) every layer with C >= 64 was faster by Winograd (e.g. 256 -> 512
     /// at 26x26: 10 vs 19 ms; 512 -> 1024 at 13x13: 16 vs 28 ms). The 32-channel 208x208 layer was slower
@@ -65,8 +59,9 @@ struct WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
 
     /// V = Bt d B of input channel c for `tiles` (`WinogradVariant`).
     @inline(__always)
-    func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
-        let g = geometry
+    static func transformInput(
+        _ g: ConvolutionGeometry, channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int
+    ) {
         let tilesAcross = Self.tilesAcross(g)
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
@@ -106,11 +101,10 @@ struct WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
 
     /// Y = At M At^T for output channel o's `tiles`, then the epilogue (`WinogradVariant`).
     @inline(__always)
-    func transformOutput(
-        channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+    static func transformOutput(
+        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
         into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
     ) {
-        let g = geometry
         let tilesAcross = Self.tilesAcross(g)
         let outH = g.output.height, outW = g.output.width
         let dst = output + o * g.output.planeSize

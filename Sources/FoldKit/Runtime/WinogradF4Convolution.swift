@@ -20,13 +20,7 @@
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
 /// stream (`WinogradWeights`, which also runs the 36 GEMMs). Scheduling and epilogue as in
 /// `WinogradConvolution` (`WinogradSchedule`).
-struct WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
-    let geometry: ConvolutionGeometry
-    /// U, precomputed or computed per pass (`WinogradWeights`).
-    let parameters: WinogradWeights<Scalar>
-    /// Wide or blocked (`WinogradSchedule`).
-    let schedule: WinogradSchedule
-
+enum WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
     /// outputs F(4x4) is faster (float32 4.3 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.5 vs 12.6 ms and 14.5 vs 19.3 ms), at
     /// 26x26 it is slower (49 tiles: 6.9 vs 5.8 ms, float64 12.0 vs 11.0 ms), so it starts between them.
@@ -91,8 +85,9 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
 
     /// V = Bt d B of input channel c for `tiles` (`WinogradVariant`).
     @inline(__always)
-    func transformInput(channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int) {
-        let g = geometry
+    static func transformInput(
+        _ g: ConvolutionGeometry, channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int
+    ) {
         let tilesAcross = Self.tilesAcross(g)
         let height = g.input.height, width = g.input.width
         let padTop = g.padTop, padLeft = g.padLeft
@@ -142,11 +137,10 @@ struct WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
 
     /// Y = At M At^T for output channel o's `tiles`, then the epilogue (`WinogradVariant`).
     @inline(__always)
-    func transformOutput(
-        channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+    static func transformOutput(
+        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
         into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
     ) {
-        let g = geometry
         let tilesAcross = Self.tilesAcross(g)
         let outH = g.output.height, outW = g.output.width
         let dst = output + o * g.output.planeSize

@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
-        .executable(name: "foldkit", targets: ["foldkit"]),
+        .executable(name: "foldkit", targets: ["FoldKitCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,8 +47,10 @@ let package = Package(
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
+        // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).
         .executableTarget(
-            name: "foldkit",
+            name: "FoldKitCLI",
             dependencies: [
                 "FoldKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -60,6 +62,6 @@ let package = Package(
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitTestSupport"]),
-        .testTarget(name: "foldkitTests", dependencies: ["foldkit", "FoldKit", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitCLITests", dependencies: ["FoldKitCLI", "FoldKit", "FoldKitTestSupport"]),
     ]
 )

@@ -1,11 +1,5 @@
 import FoldKitCore
 
-/// What a section builder produces: the operation and the layers it reads.
-struct BuiltLayer {
-    var kind: LayerKind
-    var inputs: [Int]
-}
-
 /// [convolutional] (alias [conv]), as darknet's `parse_convolutional` / `make_convolutional_layer`.
 ///
 /// Options: `filters` (1), `size` (1), `stride` (1) or `stride_x`/`stride_y`, `pad` (0; pad=1 means

@@ -1,23 +1,6 @@
 import FoldKitCore
 import Foundation
 
-/// Options for reading a Darknet network.
-public struct DarknetReadOptions: Sendable {
-    /// The batch-norm convention set on every batch norm and on `Network.epsilonConvention`
-    /// (default AlexeyAB darknet's sqrt(var + 1e-5)).
-    public var epsilon: EpsilonConvention = .darknet
-    /// Overrides [net] height= (the network is fully convolutional in height for most YOLOs).
-    public var inputHeight: Int? = nil
-    /// Overrides [net] width=.
-    public var inputWidth: Int? = nil
-
-    public init(epsilon: EpsilonConvention = .darknet, inputHeight: Int? = nil, inputWidth: Int? = nil) {
-        self.epsilon = epsilon
-        self.inputHeight = inputHeight
-        self.inputWidth = inputWidth
-    }
-}
-
 /// Reads a Darknet .cfg (and optionally its .weights) into a `Network`.
 ///
 /// - Every section after [net] becomes exactly one layer, so `Layer.index` (and `Layer.name`,
@@ -157,26 +140,5 @@ public enum DarknetReader {
         } catch {
             throw FoldKitError(.io, "cannot open the weights file: \(error.localizedDescription)", file: path)
         }
-    }
-}
-
-/// [net] (alias [network]): the input shape.
-enum NetSection {
-    /// `channels x height x width` from `channels`, `height`, `width` (options override height and width).
-    /// A [net] with only `inputs=` (no image size) gives a flat `inputs x 1 x 1` input.
-    static func inputShape(_ net: CfgSection, options: DarknetReadOptions) throws -> ActivationShape {
-        func int(_ key: String) throws -> Int { try net.int(key, default: 0) }
-        let height = try options.inputHeight ?? int("height")
-        let width = try options.inputWidth ?? int("width")
-        let channels = try int("channels")
-        if height > 0 && width > 0 && channels > 0 {
-            return ActivationShape(channels: channels, height: height, width: width)
-        }
-        let inputs = try int("inputs")
-        if height == 0 && width == 0 && channels == 0 && inputs > 0 {
-            return .vector(inputs)
-        }
-        throw FoldKitError(.badInput, "[net] needs positive width, height and channels (or inputs=)", file: net.file, line: net.line,
-                           layer: net.header, found: "width=\(width) height=\(height) channels=\(channels)")
     }
 }

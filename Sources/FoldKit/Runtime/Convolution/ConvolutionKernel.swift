@@ -6,7 +6,7 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
-/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
+/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradF2Convolution`);
 ///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns.
@@ -17,8 +17,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     let weights: [Scalar]
     let epilogue: ChannelEpilogue<Scalar>
     let path: Path
-    /// Set when `path == .winograd` (`WinogradConvolution.applies`).
-    let winograd: WinogradLayer<WinogradConvolution<Scalar>>?
+    /// Set when `path == .winograd` (`WinogradF2Convolution.applies`).
+    let winograd: WinogradLayer<WinogradF2Convolution<Scalar>>?
     /// Set when `path == .winogradF4` (`WinogradF4Convolution.applies`).
     let winogradF4: WinogradLayer<WinogradF4Convolution<Scalar>>?
 
@@ -49,7 +49,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     static func path(for conv: Convolution, geometry: ConvolutionGeometry) -> Path {
         if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 { return .depthwise }
         if WinogradF4Convolution<Scalar>.applies(to: geometry) { return .winogradF4 }
-        if WinogradConvolution<Scalar>.applies(to: geometry) { return .winograd }
+        if WinogradF2Convolution<Scalar>.applies(to: geometry) { return .winograd }
         if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero { return .pointwise }
         return .im2col
     }
@@ -60,7 +60,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     static func scratchCount(path: Path, geometry: ConvolutionGeometry, options: ExecutorOptions) -> Int {
         switch path {
         case .im2col: return geometry.columnRows * geometry.output.planeSize
-        case .winograd: return WinogradConvolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
+        case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .pointwise, .depthwise: return 0
         }

@@ -1,5 +1,5 @@
 /// The transformed weights of a Winograd convolution and its per-point products, shared by
-/// F(2x2, 3x3) (`WinogradConvolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
+/// F(2x2, 3x3) (`WinogradF2Convolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
 ///
 /// U is `points` row-major O x C matrices, U[(k * O + o) * C + c]; `multiply` computes, for every point k,
 /// M_k (O x n) = U_k (O x C) * V_k (C x n) by GEMM, with V as `points` C x n matrices and M as `points`

@@ -14,7 +14,7 @@
 /// stream (`WinogradWeights`, which also runs the 16 GEMMs). Tiles are transformed, multiplied and
 /// transformed back all at once or in blocks per core (`WinogradSchedule`); the bias, batch norm and
 /// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
-enum WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
+enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
     /// transforms. On yolov3 at 416 (2 cores) every layer with C >= 64 was faster by Winograd (e.g. 256 -> 512
     /// at 26x26: 10 vs 19 ms; 512 -> 1024 at 13x13: 16 vs 28 ms). The 32-channel 208x208 layer was slower

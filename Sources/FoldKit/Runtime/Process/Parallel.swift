@@ -9,6 +9,8 @@ import Foundation
 /// Bias and leaky/relu passes after a GEMM stay on the calling thread: measured on yolov3 at 416x416
 /// (2 cores), splitting them made no difference beyond the host's noise, with OpenBLAS's own threads
 /// (then still spinning after each GEMM) and again with FoldKit splitting the products.
+/// Before a loop goes to the cores, OpenBLAS's idle workers are ended when a command asked for it
+/// (`ProcessTuning.stopsIdleBLASWorkers`; otherwise that call does nothing).
 enum Parallel {
     static let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -22,6 +24,7 @@ enum Parallel {
             for i in 0..<count { body(i) }
             return
         }
+        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = count * chunk / chunks
@@ -36,6 +39,7 @@ enum Parallel {
             body(0..<count)
             return
         }
+        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))

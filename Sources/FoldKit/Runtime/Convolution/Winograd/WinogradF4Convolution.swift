@@ -22,8 +22,8 @@
 /// `WinogradF2Convolution` (`WinogradSchedule`).
 enum WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
-    /// outputs F(4x4) is faster (float32 4.3 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.5 vs 12.6 ms and 14.5 vs 19.3 ms), at
-    /// 26x26 it is slower (49 tiles: 6.9 vs 5.8 ms, float64 12.0 vs 11.0 ms), so it starts between them.
+    /// outputs F(4x4) is faster in float32 and float64, at 26x26 (49 tiles) it is slower, so it starts
+    /// between them (timings in Docs/Performance.md).
     static var minimumOutputSide: Int { 40 }
 
     /// Float64 only (the reference pass), for a `WinogradF2Convolution` geometry whose output is at least

@@ -78,7 +78,7 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     /// weights start at g and writes its value for point k to tile[k * block + j].
     ///
     /// The planes are O * C apart, usually a power of two: writing one value to each plane in turn put
-    /// `points` store streams in the same cache sets (13x13 layers: 31 instead of 15 ms per pass). So
+    /// `points` store streams in the same cache sets (13x13 layers took twice as long; Docs/Performance.md). So
     /// `block` pairs at a time are transformed into a small local tile and each plane's run is then
     /// copied out contiguously.
     @inline(__always)

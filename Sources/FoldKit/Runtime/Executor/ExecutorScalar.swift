@@ -15,15 +15,6 @@ public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable {
     func roundedToHalf() -> Self
 }
 
-/// Whether Swift's `Float16` exists on this platform (not on Intel Macs).
-enum HalfPrecision {
-    #if os(macOS) && arch(x86_64)
-    static let isAvailable = false
-    #else
-    static let isAvailable = true
-    #endif
-}
-
 extension Float: ExecutorScalar {
     @inline(__always) public static func exponential(_ x: Float) -> Float { Foundation.exp(x) }
     @inline(__always) public static func logOnePlus(_ x: Float) -> Float { Foundation.log1p(x) }

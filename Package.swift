@@ -24,10 +24,6 @@ let package = Package(
             name: "CHDF5", path: "Sources/CHDF5", pkgConfig: "hdf5",
             providers: [.apt(["libhdf5-dev"]), .brew(["hdf5"])]),
         .systemLibrary(
-            name: "CZlibSystem", path: "Sources/CZlibSystem", pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]),
-
-        .systemLibrary(
             name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(
@@ -38,11 +34,11 @@ let package = Package(
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
-            dependencies: ["FoldKitCore", "CHDF5", "CZlibSystem", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+            dependencies: ["FoldKitCore", "CHDF5", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CZlibSystem", "CTurboJPEG", "CPNG",
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -39,8 +39,8 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         // Repeated passes, as in an application that runs the network frame after frame: keep freed layer
-        // outputs' pages instead of faulting fresh ones in on every pass (`MallocReuse`).
-        MallocReuse.keepFreedMemory()
+        // outputs' pages instead of faulting fresh ones in on every pass.
+        ProcessTuning(keepsFreedMemory: true).apply()
         var results: [String: Timing] = [:]
         func report(_ name: String, _ timing: Timing, _ note: String = "") {
             results[name] = timing

@@ -18,7 +18,8 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        BLASWorkerThreads.stopIdleWorkers()  // convert makes no BLAS call; their start-up spin would cost a core
+        // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
+        ProcessTuning(stopsIdleBLASWorkers: true).apply()
         let network = try model.load()
         let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
                                             options: .init(layout: layout), progress: ProgressLine("converting"))

@@ -39,8 +39,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         // The reference pass reuses what the folded pass's compared outputs freed, without faulting in fresh
-        // pages (`MallocReuse`: about 85 000 fewer page faults on yolov3, for 16-110 MB more peak RSS).
-        MallocReuse.keepFreedMemory()
+        // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
+        ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
         let original = try model.load()
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []

@@ -5,11 +5,11 @@ import Foundation
 /// Files go into a hidden temporary sibling (`.<name>.partial-<uuid>`); `commit()` swaps it into
 /// place (an existing destination is replaced only then). If the work throws, `discard()` removes
 /// the temporary folder, so nothing half-written is ever left at the destination.
-public final class AtomicOutputDirectory {
-    public let destination: URL
-    public let temporary: URL
+final class AtomicOutputDirectory {
+    let destination: URL
+    let temporary: URL
 
-    public init(destination: URL) throws {
+    init(destination: URL) throws {
         self.destination = destination.standardizedFileURL
         let parent = self.destination.deletingLastPathComponent()
         self.temporary = parent.appendingPathComponent(".\(self.destination.lastPathComponent).partial-\(UUID().uuidString)")
@@ -23,7 +23,7 @@ public final class AtomicOutputDirectory {
 
     /// The URL for `fileName` inside the temporary folder. The name must be a plain file name
     /// (use `SafeFileName.sanitize` for names taken from model files).
-    public func url(for fileName: String) throws -> URL {
+    func url(for fileName: String) throws -> URL {
         guard SafeFileName.isPlain(fileName) else {
             throw FoldKitError(.usage, "refusing to write outside the output folder", found: fileName)
         }
@@ -31,7 +31,7 @@ public final class AtomicOutputDirectory {
     }
 
     /// Moves the finished folder into place, replacing an older one.
-    public func commit() throws {
+    func commit() throws {
         let fm = FileManager.default
         do {
             if fm.fileExists(atPath: destination.path) {
@@ -49,12 +49,12 @@ public final class AtomicOutputDirectory {
     }
 
     /// Removes the temporary folder (after a failure).
-    public func discard() {
+    func discard() {
         try? FileManager.default.removeItem(at: temporary)
     }
 
     /// Runs `body` with this folder, committing on success and discarding on any error.
-    public static func write<T>(to destination: URL, _ body: (AtomicOutputDirectory) throws -> T) throws -> T {
+    static func write<T>(to destination: URL, _ body: (AtomicOutputDirectory) throws -> T) throws -> T {
         let folder = try AtomicOutputDirectory(destination: destination)
         do {
             let result = try body(folder)
@@ -64,21 +64,5 @@ public final class AtomicOutputDirectory {
             folder.discard()
             throw error
         }
-    }
-}
-
-/// File names derived from model files (Keras layer names may hold '/', '..', spaces).
-public enum SafeFileName {
-    /// Keeps [A-Za-z0-9_.-], replaces everything else with '_', and never returns '.', '..' or ''.
-    public static func sanitize(_ name: String) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-        var out = String(name.map { allowed.contains($0) ? $0 : "_" })
-        while out.hasPrefix(".") { out = "_" + out.dropFirst() }
-        return out.isEmpty ? "_" : out
-    }
-
-    /// True when `name` is one path component that stays inside its folder.
-    public static func isPlain(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
     }
 }

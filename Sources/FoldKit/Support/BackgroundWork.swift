@@ -3,11 +3,11 @@ import Foundation
 /// Runs one closure on its own thread, started at once; `result()` waits for it and returns its value or
 /// rethrows its error. Conversion uses it to checksum the source files on the second core while the
 /// first one converts.
-public final class BackgroundWork<Value>: @unchecked Sendable {
+final class BackgroundWork<Value>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<Value, Error>?
 
-    public init(_ body: @escaping () throws -> Value) {
+    init(_ body: @escaping () throws -> Value) {
         let thread = Thread { [self] in
             outcome = Result { try body() }
             done.signal()
@@ -17,7 +17,7 @@ public final class BackgroundWork<Value>: @unchecked Sendable {
     }
 
     /// Waits for the closure to finish (once; later calls return the same outcome).
-    public func result() throws -> Value {
+    func result() throws -> Value {
         if outcome == nil {
             done.wait()
             done.signal()

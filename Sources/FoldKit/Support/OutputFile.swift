@@ -8,14 +8,14 @@ import Darwin
 /// A file created (or truncated) for writing and filled front to back, one chunk at a time, with plain
 /// `write(2)` straight from caller memory. Errors name the file and, for a failed write, the byte offset
 /// in the file where it failed. The descriptor is closed by `close()` or, failing that, on deinit.
-public final class OutputFile {
-    public let path: String
+final class OutputFile {
+    let path: String
     /// Bytes written so far (the offset of the next chunk).
-    public private(set) var byteCount = 0
+    private(set) var byteCount = 0
     private var descriptor: Int32
 
     /// Creates or truncates `path` (mode 0666 less the umask, as `Data.write` does).
-    public init(creating path: String) throws {
+    init(creating path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             throw FoldKitError(.io, "cannot create file: \(String(cString: strerror(errno)))", file: path)
@@ -29,7 +29,7 @@ public final class OutputFile {
     }
 
     /// Writes all of `bytes` after what was written before.
-    public func append(_ bytes: UnsafeRawBufferPointer) throws {
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
@@ -44,7 +44,7 @@ public final class OutputFile {
     }
 
     /// Closes the file; a failing close (delayed write errors) is an error.
-    public func close() throws {
+    func close() throws {
         guard descriptor >= 0 else { return }
         let result = systemClose(descriptor)
         descriptor = -1

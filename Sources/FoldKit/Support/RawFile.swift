@@ -8,16 +8,16 @@ import Darwin
 
 /// Whole-file writes and chunked reads with plain `open`/`write`/`read`, straight from and into caller
 /// memory (no `Data` copies), for the conversion path that moves hundreds of megabytes.
-public enum RawFile {
+enum RawFile {
     /// Creates or truncates `path` (mode 0666 less the umask, as `Data.write` does) and writes `bytes`.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
+    static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws {
         let file = try OutputFile(creating: path)
         try file.append(bytes)
         try file.close()
     }
 
     /// Fills `buffer` with the bytes of `path` starting at `offset`; a file that ends first is a `badInput` error.
-    public static func read(_ path: String, offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+    static func read(_ path: String, offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -41,7 +41,7 @@ public enum RawFile {
 
     /// Reads `path` from byte `offset` to its end in chunks of at most `chunkSize` bytes (positioned
     /// reads into one reused buffer), handing each chunk to `body`.
-    public static func forEachChunk(
+    static func forEachChunk(
         of path: String, from offset: Int = 0, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

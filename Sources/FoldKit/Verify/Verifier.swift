@@ -62,8 +62,6 @@ public enum Verifier {
         var clock = PhaseClock()
         // Both passes read the weights lazily: they must read the same version of the files.
         let snapshot = SourceFileSnapshot(original.sourceFiles)
-        // Folding runs on all cores without BLAS: OpenBLAS's idle workers would spin on one of them.
-        BLASWorkerThreads.stopIdleWorkers()
         let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
         var float32: [[Float]]
         var float16: [[Float]]?
@@ -104,9 +102,6 @@ public enum Verifier {
         let referenceExecutor = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true))
         _ = try referenceExecutor.run(input: input.values.map(Double.init), retention: .outputsOnly) { index, reference in
             let start = DispatchTime.now()
-            // The comparison runs on all cores without BLAS; OpenBLAS's workers, spinning since the layer's
-            // last product, would hold one of them (measured: comparison 0.23 -> 0.18 s on yolov3).
-            BLASWorkerThreads.stopIdleWorkers()
             let layer = original.layers[index]
             let candidate = float16?[index] ?? float32[index]
             measured[index] = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate,
@@ -131,8 +126,6 @@ public enum Verifier {
 
         var detections: DetectionComparison?
         if isDetector {
-            // Decoding and NMS (on all cores) make no BLAS call: free the core OpenBLAS's workers spin on.
-            BLASWorkerThreads.stopIdleWorkers()
             let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: referenceHeads, threshold: options.detectionThreshold)
             detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
                                              nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,

@@ -1,6 +1,6 @@
 /// 3x3, stride 1, dilation 1, ungrouped convolution by Winograd's minimal filtering F(4x4, 3x3)
 /// (Lavin & Gray 2015): 36 multiplications per 4x4 output tile and input channel instead of 144
-/// (F(2x2, 3x3), `WinogradConvolution`, needs 64 for the same 16 outputs).
+/// (F(2x2, 3x3), `WinogradF2Convolution`, needs 64 for the same 16 outputs).
 ///
 /// With the 6x6 input patch d of tile (ty, tx) (input rows 4ty - pt ..< 4ty - pt + 6, columns
 /// 4tx - pl ..< 4tx - pl + 6, zero outside) and the 3x3 kernel g of (o, c):
@@ -19,19 +19,19 @@
 ///
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
 /// stream (`WinogradWeights`, which also runs the 36 GEMMs). Scheduling and epilogue as in
-/// `WinogradConvolution` (`WinogradSchedule`).
+/// `WinogradF2Convolution` (`WinogradSchedule`).
 enum WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
-    /// outputs F(4x4) is faster (float32 4.3 vs 7.4 ms and 7.9 vs 11.6 ms; float64 10.5 vs 12.6 ms and 14.5 vs 19.3 ms), at
-    /// 26x26 it is slower (49 tiles: 6.9 vs 5.8 ms, float64 12.0 vs 11.0 ms), so it starts between them.
+    /// outputs F(4x4) is faster in float32 and float64, at 26x26 (49 tiles) it is slower, so it starts
+    /// between them (timings in Docs/Performance.md).
     static var minimumOutputSide: Int { 40 }
 
-    /// Float64 only (the reference pass), for a `WinogradConvolution` geometry whose output is at least
+    /// Float64 only (the reference pass), for a `WinogradF2Convolution` geometry whose output is at least
     /// `minimumOutputSide` on both sides. In float32 F(4x4, 3x3)'s rounding error is about ten times
     /// F(2x2, 3x3)'s (measured: 1.7e-5 relative on a 64-channel layer, against 2e-6), close to verify's
     /// per-layer budget, and the float32 pass stands in for the device: it keeps F(2x2, 3x3).
     static func applies(to g: ConvolutionGeometry) -> Bool {
-        Scalar.self == Double.self && WinogradConvolution<Scalar>.applies(to: g)
+        Scalar.self == Double.self && WinogradF2Convolution<Scalar>.applies(to: g)
             && g.output.height >= minimumOutputSide && g.output.width >= minimumOutputSide
     }
 

@@ -109,7 +109,7 @@ final class ConvolutionKernelTests: XCTestCase {
                         weights: WeightTensor(shape: [3, 64, 3, 3], values: []), bias: nil),
             input: ActivationShape(channels: 64, height: 97, width: 89), output: ActivationShape(channels: 3, height: 97, width: 89))
         if Parallel.workerCount > 1 && BLASWorkerThreads.splitsProducts {
-            XCTAssertEqual(WinogradConvolution<Float>.schedule(for: geometry).blockCount, 2)
+            XCTAssertEqual(WinogradF2Convolution<Float>.schedule(for: geometry).blockCount, 2)
             XCTAssertEqual(WinogradF4Convolution<Double>.schedule(for: geometry).blockCount, 2)
         }
         try check(Case(input: ActivationShape(channels: 64, height: 97, width: 89), out: 3, kh: 3, kw: 3,
@@ -164,8 +164,8 @@ final class ConvolutionKernelTests: XCTestCase {
             let shape = ActivationShape(channels: channels, height: 8, width: 8)
             return ConvolutionGeometry(conv, input: shape, output: ActivationShape(channels: 8, height: 8, width: 8))
         }
-        XCTAssertTrue(WinogradConvolution<Float>.applies(to: geometry(channels: 32)))
-        XCTAssertFalse(WinogradConvolution<Float>.applies(to: geometry(channels: 31)))
+        XCTAssertTrue(WinogradF2Convolution<Float>.applies(to: geometry(channels: 32)))
+        XCTAssertFalse(WinogradF2Convolution<Float>.applies(to: geometry(channels: 31)))
     }
 
     func testStride2AsymmetricPaddingAndOddSize() throws {

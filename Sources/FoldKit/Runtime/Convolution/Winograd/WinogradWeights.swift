@@ -1,5 +1,5 @@
 /// The transformed weights of a Winograd convolution and its per-point products, shared by
-/// F(2x2, 3x3) (`WinogradConvolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
+/// F(2x2, 3x3) (`WinogradF2Convolution`, 16 points) and F(4x4, 3x3) (`WinogradF4Convolution`, 36 points).
 ///
 /// U is `points` row-major O x C matrices, U[(k * O + o) * C + c]; `multiply` computes, for every point k,
 /// M_k (O x n) = U_k (O x C) * V_k (C x n) by GEMM, with V as `points` C x n matrices and M as `points`
@@ -78,7 +78,7 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     /// weights start at g and writes its value for point k to tile[k * block + j].
     ///
     /// The planes are O * C apart, usually a power of two: writing one value to each plane in turn put
-    /// `points` store streams in the same cache sets (13x13 layers: 31 instead of 15 ms per pass). So
+    /// `points` store streams in the same cache sets (13x13 layers took twice as long; Docs/Performance.md). So
     /// `block` pairs at a time are transformed into a small local tile and each plane's run is then
     /// copied out contiguously.
     @inline(__always)

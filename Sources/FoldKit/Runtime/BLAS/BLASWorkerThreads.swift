@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
-
 /// OpenBLAS's worker threads, for stretches of work that make no BLAS call.
 ///
 /// The pthreads build of OpenBLAS starts its workers when the library is loaded, and after every threaded
@@ -14,31 +9,30 @@ import Foundation
 ///
 /// Every BLAS call FoldKit makes goes through `GEMM.swift`, which holds `gate` for the call; stopping the
 /// workers takes the same gate, so they are never ended while one of FoldKit's products runs on another
-/// thread (BLAS calls from outside FoldKit in the same process are not covered).
-public enum BLASWorkerThreads {
+/// thread (BLAS calls from outside FoldKit in the same process are not covered). Commands switch the stops
+/// on through `ProcessTuning.stopsIdleBLASWorkers`; the OpenBLAS functions are looked up by name
+/// (`DynamicSymbol`): with another BLAS (Accelerate) stops do nothing and products keep its threading.
+enum BLASWorkerThreads {
     /// Held for every BLAS call and for a shutdown: shared by products when FoldKit splits them (several
     /// single-threaded products may run at once, e.g. one per block of a Winograd layer), exclusive for a
     /// product otherwise and for a shutdown.
     static let gate = SharedGate()
     /// Whether a BLAS call ran since the workers were last stopped (written under the exclusive gate; true
     /// at load, when the workers start spinning).
-    private static var mayBeSpinning = true
+    /// Internal rather than private so that tests can simulate a spinning pool.
+    static var mayBeSpinning = true
 
     /// Whether FoldKit splits products across cores itself (`GEMMPartition`) with the BLAS single-threaded:
     /// true with OpenBLAS (found by its `openblas_set_num_threads`) on more than one core. Decided at the
     /// first product: OpenBLAS is set to one thread for the whole process. Then no BLAS worker spins
     /// between products and holds a core that FoldKit's own loops (transforms, im2col, activations) need,
-    /// which is what OpenBLAS's threading costs on 2 cores (yolov3 float32 at 416: sum of per-layer minima
-    /// 385 -> 342 ms, Winograd layers 8.3 -> 6.5 ms). Other BLAS libraries (Accelerate) keep their own threading.
+    /// which is what OpenBLAS's threading costs on 2 cores (measured on yolov3: Docs/Performance.md, third
+    /// round). Other BLAS libraries (Accelerate) keep their own threading.
     static let splitsProducts: Bool = {
-        #if os(Linux)
-        guard Parallel.workerCount > 1, let symbol = setThreadsSymbol else { return false }
+        guard Parallel.workerCount > 1, let symbol = DynamicSymbol.address(of: "openblas_set_num_threads") else { return false }
         typealias SetThreads = @convention(c) (Int32) -> Void
         unsafeBitCast(symbol, to: SetThreads.self)(1)
         return true
-        #else
-        return false
-        #endif
     }()
 
     /// Runs one product under the gate: `block(aOffset, bOffset, cOffset, rows, columns)` once for the whole
@@ -70,39 +64,17 @@ public enum BLASWorkerThreads {
     /// them again on its next threaded call (`exec_blas` re-initialises the pool), so results and thread
     /// counts of later BLAS calls do not change. Does nothing while another thread is inside a FoldKit BLAS
     /// call, or where that symbol is absent (another BLAS, or none linked).
-    public static func stopIdleWorkers() {
-        #if os(Linux)
-        guard gate.tryLockExclusive() else { return }
+    static func stopIdleWorkers() {
+        guard let symbol = shutdownSymbol, gate.tryLockExclusive() else { return }
         defer { gate.unlock() }
-        guard mayBeSpinning, let symbol = shutdownSymbol else { return }
+        guard mayBeSpinning else { return }
         typealias Shutdown = @convention(c) () -> Int32
         _ = unsafeBitCast(symbol, to: Shutdown.self)()
         mayBeSpinning = false
-        #endif
     }
 
-    #if os(Linux)
-    private static let shutdownSymbol = dlsym(nil, "blas_thread_shutdown_")
-    private static let setThreadsSymbol = dlsym(nil, "openblas_set_num_threads")
-    #endif
-}
+    /// Whether the BLAS linked has OpenBLAS's `blas_thread_shutdown_` (else `stopIdleWorkers` does nothing).
+    static var canStopIdleWorkers: Bool { shutdownSymbol != nil }
 
-/// A readers-writer lock (pthread_rwlock): many shared holders or one exclusive holder.
-final class SharedGate: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-
-    init() {
-        lock = .allocate(capacity: 1)
-        pthread_rwlock_init(lock, nil)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
-    }
-
-    func lockShared() { pthread_rwlock_rdlock(lock) }
-    func lockExclusive() { pthread_rwlock_wrlock(lock) }
-    func tryLockExclusive() -> Bool { pthread_rwlock_trywrlock(lock) == 0 }
-    func unlock() { pthread_rwlock_unlock(lock) }
+    private static let shutdownSymbol = DynamicSymbol.address(of: "blas_thread_shutdown_")
 }

@@ -1,4 +1,4 @@
-/// What Winograd F(2x2, 3x3) (`WinogradConvolution`) and F(4x4, 3x3) (`WinogradF4Convolution`) share: a
+/// What Winograd F(2x2, 3x3) (`WinogradF2Convolution`) and F(4x4, 3x3) (`WinogradF4Convolution`) share: a
 /// variant (a type without instances) gives its tile size, point count, weight transform and its two tile
 /// transforms; a layer's state and the pass around the transforms - U from `WinogradWeights`, the tiles
 /// spread over the cores by `WinogradSchedule`, the per-point products - are written once, in `WinogradLayer`.

@@ -4,11 +4,13 @@ import Foundation
 /// Splits loops across the machine's cores when the work is big enough to pay for the hand-off.
 ///
 /// Used for compute-bound loops (depthwise convolution, pooling, transcendental activations, batch norm,
-/// Winograd transforms), im2col (its stride-2 gathers: yolov3's 208x208 stride-2 layer 23.5 -> 19.8 ms,
-/// 104x104 15.4 -> 11.6 ms in float32) and same-shape sums (yolov3's 64x208x208 shortcut 1.4 -> 1.0 ms).
+/// Winograd transforms), im2col (its stride-2 gathers) and same-shape sums, each measured faster on
+/// yolov3 (Docs/Performance.md, third round).
 /// Bias and leaky/relu passes after a GEMM stay on the calling thread: measured on yolov3 at 416x416
 /// (2 cores), splitting them made no difference beyond the host's noise, with OpenBLAS's own threads
 /// (then still spinning after each GEMM) and again with FoldKit splitting the products.
+/// Before a loop goes to the cores, OpenBLAS's idle workers are ended when a command asked for it
+/// (`ProcessTuning.stopsIdleBLASWorkers`; otherwise that call does nothing).
 enum Parallel {
     static let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -22,6 +24,7 @@ enum Parallel {
             for i in 0..<count { body(i) }
             return
         }
+        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = count * chunk / chunks
@@ -36,6 +39,7 @@ enum Parallel {
             body(0..<count)
             return
         }
+        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))

@@ -6,7 +6,7 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
-/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradConvolution`);
+/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradF2Convolution`);
 ///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns.
@@ -17,8 +17,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     let weights: [Scalar]
     let epilogue: ChannelEpilogue<Scalar>
     let path: Path
-    /// Set when `path == .winograd` (`WinogradConvolution.applies`).
-    let winograd: WinogradLayer<WinogradConvolution<Scalar>>?
+    /// Set when `path == .winograd` (`WinogradF2Convolution.applies`).
+    let winograd: WinogradLayer<WinogradF2Convolution<Scalar>>?
     /// Set when `path == .winogradF4` (`WinogradF4Convolution.applies`).
     let winogradF4: WinogradLayer<WinogradF4Convolution<Scalar>>?
 
@@ -49,7 +49,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     static func path(for conv: Convolution, geometry: ConvolutionGeometry) -> Path {
         if conv.groups == conv.inputChannels && conv.groups == conv.outputChannels && conv.groups > 1 { return .depthwise }
         if WinogradF4Convolution<Scalar>.applies(to: geometry) { return .winogradF4 }
-        if WinogradConvolution<Scalar>.applies(to: geometry) { return .winograd }
+        if WinogradF2Convolution<Scalar>.applies(to: geometry) { return .winograd }
         if conv.kernelHeight == 1 && conv.kernelWidth == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == .zero { return .pointwise }
         return .im2col
     }
@@ -60,7 +60,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     static func scratchCount(path: Path, geometry: ConvolutionGeometry, options: ExecutorOptions) -> Int {
         switch path {
         case .im2col: return geometry.columnRows * geometry.output.planeSize
-        case .winograd: return WinogradConvolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
+        case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .pointwise, .depthwise: return 0
         }
@@ -144,45 +144,5 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                 }
             }
         }
-    }
-}
-
-/// The sizes of one convolution, and the im2col rearrangement.
-struct ConvolutionGeometry {
-    let input: ActivationShape
-    let output: ActivationShape
-    let kernelHeight: Int, kernelWidth: Int
-    let strideY: Int, strideX: Int
-    let dilationY: Int, dilationX: Int
-    let padTop: Int, padLeft: Int
-    let groups: Int
-
-    init(_ conv: Convolution, input: ActivationShape, output: ActivationShape) {
-        self.input = input
-        self.output = output
-        kernelHeight = conv.kernelHeight
-        kernelWidth = conv.kernelWidth
-        strideY = conv.strideY
-        strideX = conv.strideX
-        dilationY = conv.dilationY
-        dilationX = conv.dilationX
-        padTop = conv.padding.top
-        padLeft = conv.padding.left
-        groups = conv.groups
-    }
-
-    var inputChannelsPerGroup: Int { input.channels / groups }
-    var outputChannelsPerGroup: Int { output.channels / groups }
-    /// Rows of the column matrix: the accumulation length (I/g) * kh * kw.
-    var columnRows: Int { inputChannelsPerGroup * kernelHeight * kernelWidth }
-
-    /// Output columns ox whose input column ox*sx - pl + kx*dx lies inside 0..<W.
-    @inline(__always)
-    func validColumns(kx: Int) -> (start: Int, end: Int) {
-        let offset = kx * dilationX - padLeft
-        let start = offset >= 0 ? 0 : (-offset + strideX - 1) / strideX
-        let last = input.width - 1 - offset
-        let end = last < 0 ? 0 : Swift.min(output.width, last / strideX + 1)
-        return (Swift.min(start, output.width), end)
     }
 }

@@ -14,12 +14,12 @@
 /// stream (`WinogradWeights`, which also runs the 16 GEMMs). Tiles are transformed, multiplied and
 /// transformed back all at once or in blocks per core (`WinogradSchedule`); the bias, batch norm and
 /// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
-enum WinogradConvolution<Scalar: ExecutorScalar>: WinogradVariant {
+enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
-    /// transforms. On yolov3 at 416 (2 cores) every layer with C >= 64 was faster by Winograd (e.g. 256 -> 512
-    /// at 26x26: 10 vs 19 ms; 512 -> 1024 at 13x13: 16 vs 28 ms). The 32-channel 208x208 layer was slower
-    /// (42 vs 36 ms) until the tiles ran in blocks per core (`WinogradSchedule`): since then 10.1 vs 14.8 ms
-    /// in float32 and 15.5 vs 28.1 ms in float64 (F(4x4)), side by side.
+    /// transforms. On yolov3 at 416 (2 cores) every layer with C >= 64 was faster by Winograd than by
+    /// im2col. The 32-channel 208x208 layer was slower until the tiles ran in blocks per core
+    /// (`WinogradSchedule`), and faster since, in float32 and float64 (F(4x4)), side by side. The timings
+    /// are in Docs/Performance.md.
     static var minimumInputChannels: Int { 32 }
 
     /// Whether a convolution of this geometry takes this path: 3x3, stride 1, dilation 1, one group,

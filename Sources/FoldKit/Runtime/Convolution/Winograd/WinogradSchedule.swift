@@ -25,10 +25,10 @@ struct WinogradSchedule {
     let workers: Int
 
     /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size):
-    /// measured on yolov3 at 416 (2 cores) against the wide schedule, float32: 104x104 layers (two blocks
-    /// of 1352 tiles) 11.9 -> 9.0 ms, 52x52 (two of 338) 6.7 -> 5.6 ms; float64 104x104 by F(4x4)
-    /// 18.9 -> 14.0 ms. Blocks of 3 MiB with at least 64 tiles were slower than wide (26x26 layers
-    /// 5.5 -> 9.1 ms): the narrow products re-pack U once per block.
+    /// measured on yolov3 at 416 (2 cores) against the wide schedule, blocks were faster on the 104x104
+    /// layers (two blocks of 1352 tiles) and 52x52 layers (two of 338), float32 and float64. Blocks of
+    /// 3 MiB with at least 64 tiles were slower than wide on the 26x26 layers: the narrow products re-pack
+    /// U once per block. The timings are in Docs/Performance.md.
     static let defaultBlockBytes = 8 << 20
     /// Narrower blocks make the products' packing of U dominate.
     static let minimumBlockTiles = 256

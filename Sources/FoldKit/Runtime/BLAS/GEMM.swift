@@ -1,0 +1,56 @@
+#if canImport(Accelerate)
+import Accelerate
+#else
+import CBLAS
+#endif
+
+/// Matrix products through cblas: OpenBLAS (module `CBLAS`) on Linux, Accelerate on Apple platforms.
+/// Every call holds `BLASWorkerThreads.gate` (see there). With OpenBLAS, the BLAS runs single-threaded
+/// and each product is split across cores by `GEMMPartition` (unless `splitAcrossCores` is false: the
+/// caller already runs one product per core); otherwise the library threads it.
+/// All matrices are row-major; dimensions must fit in 32 bits (checked by the callers' shapes:
+/// a layer's accumulation length and plane size are far below 2^31).
+extension ExecutorScalar {
+    /// Row-major C = alpha * op(A) * op(B) + beta * C, where op(A) is m x k and op(B) is k x n:
+    /// `cblas_sgemm` for Float, `cblas_dgemm` for Double (the branch on the type folds away in the
+    /// executor's specialised code). Any other conforming type gets the same sums from a plain loop,
+    /// C[i, j] = alpha * sum_p op(A)[i, p] * op(B)[p, j] + beta * C[i, j] (C not read when beta is 0).
+    static func gemm(
+        transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int, alpha: Self,
+        a: UnsafePointer<Self>, lda: Int, b: UnsafePointer<Self>, ldb: Int,
+        beta: Self, c: UnsafeMutablePointer<Self>, ldc: Int, splitAcrossCores: Bool = true
+    ) {
+        BLASWorkerThreads.call(
+            m: m, n: n, k: k, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, splitAcrossCores: splitAcrossCores
+        ) {
+            aOffset, bOffset, cOffset, rows, columns in
+            let opA = transposeA ? CblasTrans : CblasNoTrans, opB = transposeB ? CblasTrans : CblasNoTrans
+            if Self.self == Float.self {
+                cblas_sgemm(
+                    CblasRowMajor, opA, opB, Int32(rows), Int32(columns), Int32(k), Float(alpha),
+                    UnsafeRawPointer(a + aOffset).assumingMemoryBound(to: Float.self), Int32(lda),
+                    UnsafeRawPointer(b + bOffset).assumingMemoryBound(to: Float.self), Int32(ldb),
+                    Float(beta), UnsafeMutableRawPointer(c + cOffset).assumingMemoryBound(to: Float.self), Int32(ldc))
+            } else if Self.self == Double.self {
+                cblas_dgemm(
+                    CblasRowMajor, opA, opB, Int32(rows), Int32(columns), Int32(k), Double(alpha),
+                    UnsafeRawPointer(a + aOffset).assumingMemoryBound(to: Double.self), Int32(lda),
+                    UnsafeRawPointer(b + bOffset).assumingMemoryBound(to: Double.self), Int32(ldb),
+                    Double(beta), UnsafeMutableRawPointer(c + cOffset).assumingMemoryBound(to: Double.self), Int32(ldc))
+            } else {
+                for i in 0..<rows {
+                    for j in 0..<columns {
+                        var sum: Self = 0
+                        for p in 0..<k {
+                            let left = transposeA ? a[aOffset + p * lda + i] : a[aOffset + i * lda + p]
+                            let right = transposeB ? b[bOffset + j * ldb + p] : b[bOffset + p * ldb + j]
+                            sum += left * right
+                        }
+                        let element = c + cOffset + i * ldc + j
+                        element.pointee = beta == 0 ? alpha * sum : alpha * sum + beta * element.pointee
+                    }
+                }
+            }
+        }
+    }
+}

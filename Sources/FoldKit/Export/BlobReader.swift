@@ -79,9 +79,9 @@ public enum BlobReader {
         for i in network.layers.indices {
             let layer = network.layers[i]
             let tensors = byLayer[layer.index] ?? []
-            func blob(_ role: String) throws -> (BlobManifest.Tensor, [Float]) {
+            func blob(_ role: TensorRole) throws -> (BlobManifest.Tensor, [Float]) {
                 guard let entry = tensors.first(where: { $0.role == role }), let v = values[entry.name] else {
-                    throw FoldKitError(.badInput, "the manifest has no \(role) blob for this layer", file: "manifest.json", layer: layer.label)
+                    throw FoldKitError(.badInput, "the manifest has no \(role.rawValue) blob for this layer", file: "manifest.json", layer: layer.label)
                 }
                 return (entry, v)
             }
@@ -93,31 +93,31 @@ public enum BlobReader {
             }
             /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
             func oihwWeights() throws -> [Float] {
-                let (entry, stored) = try blob("weights")
+                let (entry, stored) = try blob(.weights)
                 return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry))
             }
             switch layer.kind {
             case .convolution(var c):
                 c.weights = WeightTensor(shape: c.weights.shape, values: try oihwWeights())
-                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob("bias").1)
+                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob(.bias).1)
                 c.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .convolution(c)
             case .fullyConnected(var f):
                 f.weights = WeightTensor(shape: f.weights.shape, values: try oihwWeights())
-                f.bias = WeightTensor(shape: [f.outputCount], values: try blob("bias").1)
+                f.bias = WeightTensor(shape: [f.outputCount], values: try blob(.bias).1)
                 f.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .fullyConnected(f)
             case .batchNorm(let bn):
                 // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
                 network.layers[i].kind = .channelAffine(ChannelAffine(
-                    scale: WeightTensor(shape: [bn.channels], values: try blob("scale").1),
-                    shift: WeightTensor(shape: [bn.channels], values: try blob("shift").1)))
+                    scale: WeightTensor(shape: [bn.channels], values: try blob(.scale).1),
+                    shift: WeightTensor(shape: [bn.channels], values: try blob(.shift).1)))
             case .channelAffine(var a):
-                a.scale = WeightTensor(shape: a.scale.shape, values: try blob("scale").1)
-                a.shift = WeightTensor(shape: a.shift.shape, values: try blob("shift").1)
+                a.scale = WeightTensor(shape: a.scale.shape, values: try blob(.scale).1)
+                a.shift = WeightTensor(shape: a.shift.shape, values: try blob(.shift).1)
                 network.layers[i].kind = .channelAffine(a)
             case .prelu(let alpha):
-                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob("alpha").1))
+                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob(.alpha).1))
             default:
                 break
             }

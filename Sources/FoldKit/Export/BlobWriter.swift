@@ -168,28 +168,28 @@ private final class LayerStream {
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
         var prefix = BlobWriter.prefix(for: layer, format: network.format)
         if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
-        let blobs: [(role: String, suffix: String, payload: Payload, shape: [Int], layout: String)]
+        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: String)]
         do {
             switch layer.kind {
             case .convolution(let c):
                 let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 let path = try folder.url(for: "\(prefix)_W.bin").path
                 let bias = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims, path: path, key: firstKey)
-                blobs = [("weights", "W", .queued(count: c.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
-                         ("bias", "b", .values(bias), [c.outputChannels], "C")]
+                blobs = [(.weights, "W", .queued(count: c.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                         (.bias, "b", .values(bias), [c.outputChannels], "C")]
             case .fullyConnected(let f):
                 let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
                 let path = try folder.url(for: "\(prefix)_W.bin").path
                 let bias = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims, path: path, key: firstKey)
-                blobs = [("weights", "W", .queued(count: f.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
-                         ("bias", "b", .values(bias), [f.outputCount], "C")]
+                blobs = [(.weights, "W", .queued(count: f.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                         (.bias, "b", .values(bias), [f.outputCount], "C")]
             default:
                 switch try FoldBatchNorm.fold(layer.kind) {
                 case .channelAffine(let a):
-                    blobs = [("scale", "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
-                             ("shift", "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
+                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
+                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
                 case .prelu(let alpha):
-                    blobs = [("alpha", "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
+                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
                 default:
                     return []
                 }

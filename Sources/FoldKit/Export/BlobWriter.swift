@@ -105,7 +105,7 @@ public enum BlobWriter {
     /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's kernel, or a
     /// connected layer's [out, C, H, W] over its input tensor (a vector input has H = W = 1). Nil for
     /// layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
-    public static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
+    static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
         switch layer.kind {
         case .convolution(let c):
             return [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
@@ -119,7 +119,7 @@ public enum BlobWriter {
     }
 
     /// The file-name prefix of a layer's blobs.
-    public static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
+    static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
         let kindPrefix: String
         switch layer.kind {
         case .convolution: kindPrefix = "conv"
@@ -215,13 +215,9 @@ private final class LayerStream {
     /// into a buffer borrowed from the sink, folded in place by `plan` (W'[o, ...] = Float(Double(W[o, ...])
     /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows).
     private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], path: String, key: Int) throws {
+        _ = try WeightLayoutTransform.checkedDims(dims, count: weights.count)
+        if case .values(let values) = weights.storage { _ = try WeightLayoutTransform.checkedDims(dims, count: values.count) }
         let expected = dims.reduce(1, *)
-        guard weights.count == expected else {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(weights.count)")
-        }
-        if case .values(let values) = weights.storage, values.count != expected {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(values.count)")
-        }
         let rows = dims.first ?? 0
         let row = rows > 0 ? expected / rows : 0
         let rowsPerChunk = WeightLayoutTransform.isRowLocal(layout) && row > 0 ? max(1, chunkBytes / (row * 4)) : max(rows, 1)

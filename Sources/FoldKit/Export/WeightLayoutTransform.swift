@@ -110,8 +110,9 @@ public enum WeightLayoutTransform {
         }
     }
 
-    /// `dims` as (O, I, kh, kw) after checking they are 4-D and hold `count` values.
-    private static func checkedDims(_ dims: [Int], count: Int) throws -> (o: Int, i: Int, kh: Int, kw: Int) {
+    /// `dims` as (O, I, kh, kw) after checking they are 4-D and hold `count` values: the one shape check
+    /// of weights against their OIHW dims.
+    static func checkedDims(_ dims: [Int], count: Int) throws -> (o: Int, i: Int, kh: Int, kw: Int) {
         guard dims.count == 4, dims.reduce(1, *) == count else {
             throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(dims.reduce(1, *)) values", found: "\(count)")
         }

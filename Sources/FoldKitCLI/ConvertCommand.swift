@@ -26,7 +26,7 @@ struct ConvertCommand: ParsableCommand {
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }
         let folded = manifest.layers.filter { $0.foldedBatchNorm == true }.count
         print("wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)")
-        let kept = manifest.tensors.filter { $0.role == "scale" }.map { "\($0.layer)" }
+        let kept = manifest.tensors.filter { $0.role == .scale }.map { "\($0.layer)" }
         if !kept.isEmpty {
             print("batch norm kept as per-channel scale and shift (nothing to fold it into) at layers \(kept.joined(separator: ", "))")
         }

@@ -70,15 +70,15 @@ public enum LayerKind: Sendable {
     }
 
     /// All parameter tensors of the layer with their roles, in a fixed order.
-    public var parameters: [(role: String, tensor: WeightTensor)] {
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
         switch self {
         case .convolution(let c):
-            return [("weights", c.weights)] + (c.bias.map { [("bias", $0)] } ?? []) + (c.batchNorm?.parameters ?? [])
+            return [(.weights, c.weights)] + (c.bias.map { [(.bias, $0)] } ?? []) + (c.batchNorm?.parameters ?? [])
         case .fullyConnected(let f):
-            return [("weights", f.weights)] + (f.bias.map { [("bias", $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
+            return [(.weights, f.weights)] + (f.bias.map { [(.bias, $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
         case .batchNorm(let bn): return bn.parameters
-        case .channelAffine(let a): return [("scale", a.scale), ("shift", a.shift)]
-        case .prelu(let alpha): return [("alpha", alpha)]
+        case .channelAffine(let a): return [(.scale, a.scale), (.shift, a.shift)]
+        case .prelu(let alpha): return [(.alpha, alpha)]
         default: return []
         }
     }
@@ -86,12 +86,12 @@ public enum LayerKind: Sendable {
 
 extension BatchNorm {
     /// gamma, beta, mean, variance as (role, tensor) pairs, leaving out absent ones.
-    public var parameters: [(role: String, tensor: WeightTensor)] {
-        var list: [(String, WeightTensor)] = []
-        if let gamma { list.append(("bn_gamma", gamma)) }
-        if let beta { list.append(("bn_beta", beta)) }
-        list.append(("bn_mean", mean))
-        list.append(("bn_variance", variance))
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
+        var list: [(TensorRole, WeightTensor)] = []
+        if let gamma { list.append((.gamma, gamma)) }
+        if let beta { list.append((.beta, beta)) }
+        list.append((.mean, mean))
+        list.append((.variance, variance))
         return list
     }
 }

@@ -31,7 +31,7 @@ final class BlobsFromDiskTests: XCTestCase {
         let intact = try CommandRunner.run(["verify", model, "--blobs", blobs.path])
         XCTAssertEqual(intact.status, 0, intact.stdout + intact.stderr)
         let manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: blobs.appendingPathComponent("manifest.json")))
-        guard let shift = manifest.tensors.first(where: { $0.role == "shift" }) else { return XCTFail("no scale/shift blobs written") }
+        guard let shift = manifest.tensors.first(where: { $0.role == .shift }) else { return XCTFail("no scale/shift blobs written") }
         var values = try floats(blobs.appendingPathComponent(shift.file))
         values[0] += 1
         try write(values, blobs.appendingPathComponent(shift.file))

@@ -85,8 +85,8 @@ final class DarknetNetworksCommandTests: XCTestCase {
                 switch $0.kind { case .convolution, .fullyConnected: return true; default: return false }
             }.map(\.index)
             let manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
-            XCTAssertEqual(manifest.tensors.filter { $0.role == "weights" }.map(\.layer), parameterLayers, name)
-            XCTAssertEqual(manifest.tensors.filter { $0.role == "bias" }.map(\.layer), parameterLayers, name)
+            XCTAssertEqual(manifest.tensors.filter { $0.role == .weights }.map(\.layer), parameterLayers, name)
+            XCTAssertEqual(manifest.tensors.filter { $0.role == .bias }.map(\.layer), parameterLayers, name)
             let verify = try CommandRunner.run(["verify", cfg, weights, "--blobs", out.path, "--height", "64", "--width", "64"])
             XCTAssertEqual(verify.status, 0, "\(name): " + verify.stdout.suffix(600))
         }

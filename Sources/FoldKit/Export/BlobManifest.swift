@@ -27,8 +27,8 @@ public struct BlobManifest: Codable, Equatable {
         public var name: String
         /// The layer index (Darknet section index after [net]; position in the Keras graph).
         public var layer: Int
-        /// weights, bias, scale, shift or alpha.
-        public var role: String
+        /// weights, bias, scale, shift or alpha (`TensorRole`'s raw value in the JSON).
+        public var role: TensorRole
         public var file: String
         public var shape: [Int]
         /// OHWI, OIHW, HWIO for 4-D weights; "C" for vectors.

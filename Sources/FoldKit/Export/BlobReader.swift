@@ -7,13 +7,57 @@ import FoldKitCore
 /// the recorded byte count, and its SHA-256 matches. The folded network is then rebuilt from the files
 /// (weights moved back from the manifest's layout to OIHW) on top of the model's own structure.
 public enum BlobReader {
-    /// One thing wrong with one blob.
+    /// One thing wrong with one blob. In JSON: `tensor`, `file`, `problem` (the sentence) and `missing`.
     public struct Problem: Codable, Equatable, Sendable {
+        /// What is wrong, as the code tells problems apart (the sentence is for people).
+        public enum Kind: Sendable {
+            /// The manifest's file name leaves the blob folder.
+            case unsafeFileName
+            /// The file does not exist.
+            case missingFile
+            /// The file's size is not shape x 4 bytes or not the recorded byte count.
+            case sizeMismatch
+            /// The file's SHA-256 is not the manifest's.
+            case checksumMismatch
+            /// A source file's SHA-256 is not the one the blobs were made from.
+            case sourceChanged
+        }
+
         public var tensor: String
         public var file: String
         public var problem: String
+        public var kind: Kind
         /// A missing file (exit code 1) rather than a changed one (exit code 2).
-        public var missing: Bool
+        public var missing: Bool { kind == .missingFile }
+        /// The blobs cannot be turned back into a network (a file is missing or has the wrong size).
+        public var preventsRebuild: Bool { kind == .missingFile || kind == .sizeMismatch }
+
+        public init(tensor: String, file: String, problem: String, kind: Kind) {
+            self.tensor = tensor
+            self.file = file
+            self.problem = problem
+            self.kind = kind
+        }
+
+        private enum CodingKeys: String, CodingKey { case tensor, file, problem, missing }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(tensor, forKey: .tensor)
+            try container.encode(file, forKey: .file)
+            try container.encode(problem, forKey: .problem)
+            try container.encode(missing, forKey: .missing)
+        }
+
+        /// The JSON carries only `missing`; a problem that is not a missing file reads back as a
+        /// checksum mismatch (reports are written, not read, by FoldKit).
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tensor = try container.decode(String.self, forKey: .tensor)
+            file = try container.decode(String.self, forKey: .file)
+            problem = try container.decode(String.self, forKey: .problem)
+            kind = try container.decode(Bool.self, forKey: .missing) ? .missingFile : .checksumMismatch
+        }
     }
 
     public struct Result {
@@ -40,34 +84,34 @@ public enum BlobReader {
         var values: [String: [Float]] = [:]
         for tensor in manifest.tensors {
             guard SafeFileName.isPlain(tensor.file) else {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file name leaves the blob folder", missing: false))
+                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file name leaves the blob folder", kind: .unsafeFileName))
                 continue
             }
             let path = folder.appendingPathComponent(tensor.file).path
             guard let bytes = FileManager.default.contents(atPath: path) else {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file is missing", missing: true))
+                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file is missing", kind: .missingFile))
                 continue
             }
             let expectedBytes = tensor.shape.reduce(1, *) * 4
             if bytes.count != expectedBytes || bytes.count != tensor.byteCount {
                 problems.append(Problem(tensor: tensor.name, file: tensor.file,
-                                        problem: "size is \(bytes.count) bytes, the manifest's shape \(tensor.shape) needs \(expectedBytes)", missing: false))
+                                        problem: "size is \(bytes.count) bytes, the manifest's shape \(tensor.shape) needs \(expectedBytes)", kind: .sizeMismatch))
                 continue
             }
             let digest = Checksum.sha256Hex(bytes)
             if digest != tensor.sha256 {
                 problems.append(Problem(tensor: tensor.name, file: tensor.file,
-                                        problem: "content changed: sha256 \(digest.prefix(16))... differs from the manifest's \(tensor.sha256.prefix(16))...", missing: false))
+                                        problem: "content changed: sha256 \(digest.prefix(16))... differs from the manifest's \(tensor.sha256.prefix(16))...", kind: .checksumMismatch))
             }
             values[tensor.name] = FloatFileReader.decodeLittleEndianFloats(bytes)
         }
         for (name, digest) in manifest.source.sha256 {
             if let file = model.sourceFiles.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }),
                let actual = try? Checksum.sha256Hex(fileAt: file), actual != digest {
-                problems.append(Problem(tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", missing: false))
+                problems.append(Problem(tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", kind: .sourceChanged))
             }
         }
-        let network = problems.contains { $0.problem.hasPrefix("size") || $0.missing } ? nil : try rebuild(model: model, manifest: manifest, values: values)
+        let network = problems.contains(where: \.preventsRebuild) ? nil : try rebuild(model: model, manifest: manifest, values: values)
         return Result(network: network, manifest: manifest, problems: problems)
     }
 
@@ -79,9 +123,9 @@ public enum BlobReader {
         for i in network.layers.indices {
             let layer = network.layers[i]
             let tensors = byLayer[layer.index] ?? []
-            func blob(_ role: String) throws -> (BlobManifest.Tensor, [Float]) {
+            func blob(_ role: TensorRole) throws -> (BlobManifest.Tensor, [Float]) {
                 guard let entry = tensors.first(where: { $0.role == role }), let v = values[entry.name] else {
-                    throw FoldKitError(.badInput, "the manifest has no \(role) blob for this layer", file: "manifest.json", layer: layer.label)
+                    throw FoldKitError(.badInput, "the manifest has no \(role.rawValue) blob for this layer", file: "manifest.json", layer: layer.label)
                 }
                 return (entry, v)
             }
@@ -93,31 +137,31 @@ public enum BlobReader {
             }
             /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
             func oihwWeights() throws -> [Float] {
-                let (entry, stored) = try blob("weights")
+                let (entry, stored) = try blob(.weights)
                 return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry))
             }
             switch layer.kind {
             case .convolution(var c):
                 c.weights = WeightTensor(shape: c.weights.shape, values: try oihwWeights())
-                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob("bias").1)
+                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob(.bias).1)
                 c.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .convolution(c)
             case .fullyConnected(var f):
                 f.weights = WeightTensor(shape: f.weights.shape, values: try oihwWeights())
-                f.bias = WeightTensor(shape: [f.outputCount], values: try blob("bias").1)
+                f.bias = WeightTensor(shape: [f.outputCount], values: try blob(.bias).1)
                 f.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .fullyConnected(f)
             case .batchNorm(let bn):
                 // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
                 network.layers[i].kind = .channelAffine(ChannelAffine(
-                    scale: WeightTensor(shape: [bn.channels], values: try blob("scale").1),
-                    shift: WeightTensor(shape: [bn.channels], values: try blob("shift").1)))
+                    scale: WeightTensor(shape: [bn.channels], values: try blob(.scale).1),
+                    shift: WeightTensor(shape: [bn.channels], values: try blob(.shift).1)))
             case .channelAffine(var a):
-                a.scale = WeightTensor(shape: a.scale.shape, values: try blob("scale").1)
-                a.shift = WeightTensor(shape: a.shift.shape, values: try blob("shift").1)
+                a.scale = WeightTensor(shape: a.scale.shape, values: try blob(.scale).1)
+                a.shift = WeightTensor(shape: a.shift.shape, values: try blob(.shift).1)
                 network.layers[i].kind = .channelAffine(a)
             case .prelu(let alpha):
-                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob("alpha").1))
+                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob(.alpha).1))
             default:
                 break
             }

@@ -4,7 +4,7 @@ import FoldKitCore
 /// Writes a network's parameters as folded float32 blobs plus `manifest.json` (DESIGN.md "Blob output").
 ///
 /// Conversion streams: for each layer it reads that layer's tensors (file-backed tensors are read only
-/// now), folds batch norm (`FoldBatchNorm`), rearranges the weights into the requested layout, writes
+/// now), folds batch norm with the fold pass's plan for the layer (`FoldBatchNorm.plan(for:reader:)`), rearranges the weights into the requested layout, writes
 /// and checksums them, then drops them. Weights go a few output rows at a time (`Options.chunkBytes`;
 /// HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO: the largest layer).
 ///
@@ -105,7 +105,7 @@ public enum BlobWriter {
     /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's kernel, or a
     /// connected layer's [out, C, H, W] over its input tensor (a vector input has H = W = 1). Nil for
     /// layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
-    public static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
+    static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
         switch layer.kind {
         case .convolution(let c):
             return [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
@@ -119,7 +119,7 @@ public enum BlobWriter {
     }
 
     /// The file-name prefix of a layer's blobs.
-    public static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
+    static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
         let kindPrefix: String
         switch layer.kind {
         case .convolution: kindPrefix = "conv"
@@ -133,8 +133,8 @@ public enum BlobWriter {
 }
 
 /// Converts one layer at a time: reads its tensors in file order (one `pread` each, the weights a few
-/// output rows at a time straight into a buffer borrowed from the sink), folds batch norm and rearranges
-/// the weights in place, and queues the blobs - large ones chunk by chunk - for writing and hashing on
+/// output rows at a time straight into a buffer borrowed from the sink), folds batch norm with the fold
+/// pass's `FoldPlan` and rearranges the weights in place (`WeightLayoutTransform`), and queues the blobs - large ones chunk by chunk - for writing and hashing on
 /// the sink's queues. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
 private final class LayerStream {
     let network: Network
@@ -168,34 +168,34 @@ private final class LayerStream {
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
         var prefix = BlobWriter.prefix(for: layer, format: network.format)
         if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
-        let blobs: [(role: String, suffix: String, payload: Payload, shape: [Int], layout: String)]
-        do {
-            switch layer.kind {
-            case .convolution(let c):
-                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                let path = try folder.url(for: "\(prefix)_W.bin").path
-                let bias = try foldedWeights(c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, dims: dims, path: path, key: firstKey)
-                blobs = [("weights", "W", .queued(count: c.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
-                         ("bias", "b", .values(bias), [c.outputChannels], "C")]
-            case .fullyConnected(let f):
-                let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-                let path = try folder.url(for: "\(prefix)_W.bin").path
-                let bias = try foldedWeights(f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, dims: dims, path: path, key: firstKey)
-                blobs = [("weights", "W", .queued(count: f.weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
-                         ("bias", "b", .values(bias), [f.outputCount], "C")]
-            default:
+        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: String)]
+        // The fold pass reads the bias and batch norm (file order: bias or beta, gamma, mean, variance,
+        // then the weights) and checks their sizes; errors name the layer.
+        if let plan = try FoldBatchNorm.plan(for: layer, reader: reader),
+           let weights = layer.kind.parameters.first(where: { $0.role == .weights })?.tensor {
+            let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
+            let path = try folder.url(for: "\(prefix)_W.bin").path
+            do {
+                try writeWeights(weights, plan: plan, dims: dims, path: path, key: firstKey)
+            } catch let error as FoldKitError {
+                throw error.located(file: layer.source.file, layer: layer.label)
+            }
+            blobs = [(.weights, "W", .queued(count: weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+                     (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], "C")]
+        } else {
+            do {
                 switch try FoldBatchNorm.fold(layer.kind) {
                 case .channelAffine(let a):
-                    blobs = [("scale", "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
-                             ("shift", "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
+                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
+                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
                 case .prelu(let alpha):
-                    blobs = [("alpha", "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
+                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
                 default:
                     return []
                 }
+            } catch let error as FoldKitError {
+                throw error.located(file: layer.source.file, layer: layer.label)
             }
-        } catch let error as FoldKitError {
-            throw error.located(file: layer.source.file, layer: layer.label)
         }
         usedPrefixes.insert(prefix)
         var tensors: [BlobManifest.Tensor] = []
@@ -211,42 +211,13 @@ private final class LayerStream {
         return tensors
     }
 
-    /// FoldBatchNorm's arithmetic, streamed: with s, shift from `BatchNorm.affine()` (float64),
-    /// W'[o, ...] = Float(Double(W[o, ...]) * s[o]) rearranged into `layout` and queued as blob `key` at
-    /// `path`; returns b'[o] = Float(shift[o] + Double(b[o]) * s[o]) (b = 0 without a bias). Without batch
-    /// norm the weights are only rearranged and the bias is b (zeros when absent).
-    private func foldedWeights(
-        _ weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?, outputs: Int, dims: [Int], path: String, key: Int
-    ) throws -> [Float] {
-        // File order: bias (beta), batch-norm gamma, mean, variance, then the weights.
-        let b = try bias.map(reader.floats)
-        var affine: (scale: [Double], shift: [Double])?
-        if let batchNorm {
-            guard batchNorm.channels == outputs else {
-                throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(outputs)", found: "\(batchNorm.channels)")
-            }
-            let beta = try batchNorm.beta.map(reader.materialized)
-            let gamma = try batchNorm.gamma.map(reader.materialized)
-            let mean = try reader.materialized(batchNorm.mean)
-            let variance = try reader.materialized(batchNorm.variance)
-            let loaded = BatchNorm(gamma: gamma, beta: beta, mean: mean, variance: variance, convention: batchNorm.convention)
-            affine = try loaded.affine()
-        }
-        if let b, b.count != outputs {
-            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(b.count)")
-        }
-        let newBias = affine.map { FoldBatchNorm.foldedBias(b, scale: $0.scale, shift: $0.shift) } ?? b ?? [Float](repeating: 0, count: outputs)
+    /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read
+    /// into a buffer borrowed from the sink, folded in place by `plan` (W'[o, ...] = Float(Double(W[o, ...])
+    /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows).
+    private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], path: String, key: Int) throws {
+        _ = try WeightLayoutTransform.checkedDims(dims, count: weights.count)
+        if case .values(let values) = weights.storage { _ = try WeightLayoutTransform.checkedDims(dims, count: values.count) }
         let expected = dims.reduce(1, *)
-        guard weights.count == expected else {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(weights.count)")
-        }
-        if case .values(let values) = weights.storage, values.count != expected {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(expected) values", found: "\(values.count)")
-        }
-        if let scale = affine?.scale, scale.count != dims.first {
-            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(dims.first ?? 0)", found: "\(scale.count)")
-        }
-        // Row-local layouts go a few whole output rows at a time; HWIO needs the whole tensor at once.
         let rows = dims.first ?? 0
         let row = rows > 0 ? expected / rows : 0
         let rowsPerChunk = WeightLayoutTransform.isRowLocal(layout) && row > 0 ? max(1, chunkBytes / (row * 4)) : max(rows, 1)
@@ -263,7 +234,8 @@ private final class LayerStream {
                 case .values(let values):
                     _ = destination.update(fromContentsOf: values[(first * row)..<(end * row)])
                 }
-                try WeightLayoutTransform.foldAndRearrange(inPlace: destination, dims: chunkDims, scale: affine.map { Array($0.scale[first..<end]) }, to: layout)
+                try plan.foldRows(destination, firstRow: first, rowLength: row)
+                try WeightLayoutTransform.rearrange(inPlace: destination, dims: chunkDims, to: layout)
             } catch {
                 sink.giveBack(destination)
                 throw error
@@ -271,6 +243,5 @@ private final class LayerStream {
             sink.append(borrowed: destination, to: path, key: key, last: end == rows)
             first = end
         } while first < rows
-        return newBias
     }
 }

@@ -1,7 +1,9 @@
 import Dispatch
 import FoldKitCore
 
-/// Folds inference batch norm into the preceding convolution or fully connected layer.
+/// Folds inference batch norm into the preceding convolution or fully connected layer: the one fold
+/// pass, used whole-tensor by verify, inspect and bench (`apply(to:)`) and chunk by chunk by convert
+/// (`BlobWriter` asks `plan(for:reader:)` for each layer and folds each chunk of rows with it).
 ///
 /// With s[o] = gamma[o] / sqrt(var[o] + eps)  (or gamma[o] / (sqrt(var[o]) + eps), per the convention):
 ///
@@ -9,9 +11,9 @@ import FoldKitCore
 ///     b'[o]      = (beta[o] - mean[o] * s[o]) + b[o] * s[o]      (b = 0 when the layer has no bias)
 ///
 /// Every value is computed in float64 from the float32 inputs and rounded once to float32, element by
-/// element in a fixed order, so the same input gives byte-identical output on every run and platform.
-/// A batch norm that follows no foldable layer becomes a per-channel `ChannelAffine` (scale s, shift
-/// beta - mean * s), which the blob writer writes and reports.
+/// element in a fixed order (`FoldPlan`), so the same input gives byte-identical output on every run and
+/// platform, whole or in chunks. A batch norm that follows no foldable layer becomes a per-channel
+/// `ChannelAffine` (scale s, shift beta - mean * s), which the blob writer writes and reports.
 public enum FoldBatchNorm {
     /// Returns `network` with every batch norm folded; the result has no `batchNorm` anywhere.
     /// Layers are independent, so they are read and folded on all cores; each result is the same as
@@ -26,10 +28,8 @@ public enum FoldBatchNorm {
                 DispatchQueue.concurrentPerform(iterations: count) { i in
                     do {
                         results[i] = try fold(network.layers[i].kind)
-                    } catch let error as FoldKitError {
-                        failures[i] = error.located(file: network.layers[i].source.file, layer: network.layers[i].label)
                     } catch {
-                        failures[i] = error
+                        failures[i] = located(error, in: network.layers[i])
                     }
                 }
             }
@@ -42,7 +42,7 @@ public enum FoldBatchNorm {
         return folded
     }
 
-    /// Folds one layer kind (identity for kinds without batch norm). Used per layer by streaming conversion.
+    /// Folds one layer kind (identity for kinds without batch norm).
     public static func fold(_ kind: LayerKind) throws -> LayerKind {
         switch kind {
         case .convolution(let c): return .convolution(try fold(c))
@@ -56,54 +56,48 @@ public enum FoldBatchNorm {
         }
     }
 
+    /// The convolution with its batch norm folded into weights and bias (unchanged without batch norm).
     public static func fold(_ c: Convolution) throws -> Convolution {
         guard let bn = c.batchNorm else { return c }
+        let plan = try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: bn, reader: FloatSpanReader())
         var result = c
-        let (weights, bias) = try foldedParameters(weights: c.weights, bias: c.bias, outputs: c.outputChannels, batchNorm: bn)
-        result.weights = weights
-        result.bias = bias
+        result.weights = try plan.folded(c.weights)
+        result.bias = WeightTensor(shape: [c.outputChannels], values: plan.bias ?? [])
         result.batchNorm = nil
         return result
     }
 
+    /// The fully connected layer with its batch norm folded into weights and bias (unchanged without).
     public static func fold(_ f: FullyConnected) throws -> FullyConnected {
         guard let bn = f.batchNorm else { return f }
+        let plan = try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: bn, reader: FloatSpanReader())
         var result = f
-        let (weights, bias) = try foldedParameters(weights: f.weights, bias: f.bias, outputs: f.outputCount, batchNorm: bn)
-        result.weights = weights
-        result.bias = bias
+        result.weights = try plan.folded(f.weights)
+        result.bias = WeightTensor(shape: [f.outputCount], values: plan.bias ?? [])
         result.batchNorm = nil
         return result
     }
 
-    /// One folded weight, the only rounding: Float(Double(w) * s).
-    @inline(__always)
-    public static func foldedWeight(_ w: Float, scale s: Double) -> Float { Float(Double(w) * s) }
-
-    /// Folded biases b'[o] = Float(shift[o] + Double(b[o]) * scale[o]) with (scale, shift) from
-    /// `BatchNorm.affine()`, i.e. (beta - mean * s) + b * s; b = 0 when the layer has no bias.
-    public static func foldedBias(_ bias: [Float]?, scale: [Double], shift: [Double]) -> [Float] {
-        (0..<scale.count).map { o in Float(shift[o] + Double(bias?[o] ?? 0) * scale[o]) }
+    /// The fold plan of a convolution or fully connected layer (nil for other kinds), its bias and batch
+    /// norm read through `reader`; errors name the layer. Streaming conversion folds each chunk with it.
+    static func plan(for layer: Layer, reader: FloatSpanReader) throws -> FoldPlan? {
+        do {
+            switch layer.kind {
+            case .convolution(let c):
+                return try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: c.batchNorm, reader: reader)
+            case .fullyConnected(let f):
+                return try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: f.batchNorm, reader: reader)
+            default:
+                return nil
+            }
+        } catch {
+            throw located(error, in: layer)
+        }
     }
 
-    /// The shared arithmetic: weights are [outputs][rest] row-major, scaled row by row.
-    private static func foldedParameters(
-        weights: WeightTensor, bias: WeightTensor?, outputs: Int, batchNorm: BatchNorm
-    ) throws -> (WeightTensor, WeightTensor) {
-        guard batchNorm.channels == outputs else {
-            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(outputs)", found: "\(batchNorm.channels)")
-        }
-        let (scale, shift) = try batchNorm.affine()
-        var w = try weights.floats()
-        let perOutput = outputs > 0 ? w.count / outputs : 0
-        for o in 0..<outputs {
-            let s = scale[o]
-            let base = o * perOutput
-            for k in 0..<perOutput {
-                w[base + k] = foldedWeight(w[base + k], scale: s)
-            }
-        }
-        let newBias = foldedBias(try bias?.floats(), scale: scale, shift: shift)
-        return (WeightTensor(shape: weights.shape, values: w), WeightTensor(shape: [outputs], values: newBias))
+    /// A `FoldKitError` given the layer's source file and label.
+    private static func located(_ error: Error, in layer: Layer) -> Error {
+        guard let error = error as? FoldKitError else { return error }
+        return error.located(file: layer.source.file, layer: layer.label)
     }
 }

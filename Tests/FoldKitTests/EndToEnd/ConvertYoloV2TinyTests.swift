@@ -20,8 +20,8 @@ final class ConvertYoloV2TinyTests: XCTestCase {
         let network = try ModelLoader.load(paths: [cfg.path, weightsURL.path])
         let out = dir.appendingPathComponent("blobs")
         let manifest = try BlobWriter.write(network: network, to: out)
-        XCTAssertEqual(manifest.tensors.filter { $0.role == "weights" }.count, 9)
-        XCTAssertEqual(manifest.tensors.filter { $0.role == "bias" }.count, 9)
+        XCTAssertEqual(manifest.tensors.filter { $0.role == .weights }.count, 9)
+        XCTAssertEqual(manifest.tensors.filter { $0.role == .bias }.count, 9)
 
         // Independent reading: 20-byte header, then per convolution biases, [scales, mean, variance], weights.
         let bytes = try Data(contentsOf: weightsURL)

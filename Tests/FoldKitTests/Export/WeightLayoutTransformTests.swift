@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 final class WeightLayoutTransformTests: XCTestCase {
@@ -21,7 +21,35 @@ final class WeightLayoutTransformTests: XCTestCase {
         XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .hwio), [2, 3, 2, 3])
     }
 
+    /// The in-place form on runs of whole output rows (as conversion streams them) gives the same rows as
+    /// the whole tensor for row-local layouts, and `toOIHW` undoes every layout.
+    func testChunksOfRowsAndTheInverse() throws {
+        let (O, I, KH, KW) = (5, 3, 2, 2)
+        var source: [Float] = []
+        for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW { source.append(coded(o, i, y, x)) } } } }
+        let dims = [O, I, KH, KW], row = I * KH * KW
+        for layout in WeightLayout.allCases {
+            let whole = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: layout)
+            XCTAssertEqual(try WeightLayoutTransform.toOIHW(whole, dims: dims, from: layout), source, layout.rawValue)
+            for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW {
+                let index = WeightLayoutTransform.storedIndex(o: o, i: i, y: y, x: x, dims: (O, I, KH, KW), in: layout)
+                XCTAssertEqual(whole[index], coded(o, i, y, x), layout.rawValue)
+            } } } }
+            guard WeightLayoutTransform.isRowLocal(layout) else { continue }
+            var chunked = source
+            try chunked.withUnsafeMutableBufferPointer { all in
+                for first in stride(from: 0, to: O, by: 2) {
+                    let end = min(O, first + 2)
+                    try WeightLayoutTransform.rearrange(inPlace: UnsafeMutableBufferPointer(rebasing: all[(first * row)..<(end * row)]),
+                                                        dims: [end - first, I, KH, KW], to: layout)
+                }
+            }
+            XCTAssertEqual(chunked, whole, layout.rawValue)
+        }
+    }
+
     func testMismatchedShapeThrows() {
         XCTAssertThrowsError(try WeightLayoutTransform.fromOIHW([1, 2, 3], dims: [1, 1, 2, 2], to: .ohwi))
+        XCTAssertThrowsError(try WeightLayoutTransform.toOIHW([1, 2, 3], dims: [1, 1, 2, 2], from: .hwio))
     }
 }

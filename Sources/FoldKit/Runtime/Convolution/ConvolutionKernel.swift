@@ -27,18 +27,18 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         self.geometry = geometry
         let count = conv.outputChannels * (conv.inputChannels / conv.groups) * conv.kernelHeight * conv.kernelWidth
         epilogue = ChannelEpilogue(
-            bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
+            bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
         path = Self.path(for: conv, geometry: geometry)
         if path == .winograd || path == .winogradF4 {
             // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
-            let floats: [Float] = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
+            let floats: [Float] = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             weights = []
             winograd = path == .winograd ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
             winogradF4 = path == .winogradF4 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
         } else {
-            weights = try scalarParameters(conv.weights, count: count, role: "convolution weights", layer: layer, roundToHalf: options.float16Storage)
+            weights = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             winograd = nil
             winogradF4 = nil
         }

@@ -18,7 +18,7 @@ extension LayerKernel {
 @_specialize(where Scalar == Float)
 @_specialize(where Scalar == Double)
 func scalarParameters<Scalar: ExecutorScalar>(
-    _ tensor: WeightTensor, count: Int, role: String, layer: Layer, roundToHalf: Bool
+    _ tensor: WeightTensor, count: Int, role: TensorRole, layer: Layer, roundToHalf: Bool
 ) throws -> [Scalar] {
     let values: [Float]
     do {
@@ -27,7 +27,13 @@ func scalarParameters<Scalar: ExecutorScalar>(
         throw error.located(layer: layer.label)
     }
     guard values.count == count else {
-        throw FoldKitError(.badInput, "\(role) has the wrong number of values", file: layer.source.file,
+        let name: String
+        switch (role, layer.kind) {
+        case (.weights, .convolution): name = "convolution weights"
+        case (.weights, .fullyConnected): name = "connected weights"
+        default: name = role.readableName
+        }
+        throw FoldKitError(.badInput, "\(name) has the wrong number of values", file: layer.source.file,
                            line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
     }
     if Scalar.self == Float.self && !roundToHalf {

@@ -9,9 +9,9 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
     init(_ fc: FullyConnected, layer: Layer, options: ExecutorOptions) throws {
         inputCount = fc.inputCount
         outputCount = fc.outputCount
-        weights = try scalarParameters(fc.weights, count: fc.inputCount * fc.outputCount, role: "connected weights", layer: layer, roundToHalf: options.float16Storage)
+        weights = try scalarParameters(fc.weights, count: fc.inputCount * fc.outputCount, role: .weights, layer: layer, roundToHalf: options.float16Storage)
         epilogue = ChannelEpilogue(
-            bias: try fc.bias.map { try scalarParameters($0, count: fc.outputCount, role: "bias", layer: layer, roundToHalf: options.float16Storage) },
+            bias: try fc.bias.map { try scalarParameters($0, count: fc.outputCount, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try fc.batchNorm.map { try PreparedBatchNorm($0, channels: fc.outputCount, layer: layer) },
             activation: fc.activation)
     }

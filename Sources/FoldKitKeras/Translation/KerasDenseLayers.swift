@@ -6,9 +6,8 @@ enum KerasDenseLayers {
     static func dense(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
         let values = context.config(layer)
         let inShape = context.shape(of: input)
-        guard let units = values["units"]?.int ?? values["output_dim"]?.int else { throw values.error(.badInput, "no units / output_dim") }
-        let useBias = values["use_bias"]?.bool ?? values["bias"]?.bool ?? true
-        let activation = try KerasActivationChoice.inline(values, kerasMajor: context.kerasMajor)
+        let config = try KerasDenseConfig(values, kerasMajor: context.kerasMajor)
+        let (units, useBias, activation) = (config.units, config.useBias, config.activation)
         let arrays = try context.weightArrays(layer, expected: useBias ? 2 : 1, roles: useBias ? "kernel, bias" : "kernel")
         let bias = useBias ? try context.vector(layer, arrays[1], units) : nil
         if context.isVector(inShape) {

@@ -4,12 +4,10 @@ import FoldKitCore
 /// and the global poolings.
 enum KerasPoolingLayers {
     static func pooling(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
-        let values = context.config(layer)
-        let shape = context.shape(of: input)
-        let (kh, kw) = try values.pair("pool_size", default: (2, 2))
-        let strides = values["strides"]
-        let (sy, sx) = (strides == nil || strides?.isNull == true) ? (kh, kw) : try values.pair("strides", default: (kh, kw))
-        let padding = try values.spatialPadding(shape, kernel: (kh, kw), stride: (sy, sx), dilation: (1, 1))
+        let config = try KerasPoolingConfig(context.config(layer))
+        let padding = try config.padding(for: context.shape(of: input))
+        let (kh, kw) = config.pool
+        let (sy, sx) = config.strides
         let kind: Pooling.Kind = layer.className.hasPrefix("Max") ? .max : .average
         try context.emit(layer, .pooling(Pooling(kind: kind, kernelHeight: kh, kernelWidth: kw, strideY: sy, strideX: sx, padding: padding,
                                                  countIncludesPadding: false)), [input])

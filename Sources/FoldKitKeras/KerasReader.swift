@@ -128,7 +128,7 @@ public enum KerasReader {
         if flip { metadata["kernels"] = "Theano (rotated by 180 degrees for cross-correlation)" }
         let convention = translator.firstEpsilon.map { EpsilonConvention(epsilon: $0, placement: .insideSqrt) } ?? defaultEpsilon
         let network = Network(format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,
-                              inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.builder.layers,
+                              inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.layers,
                               outputs: outputs, epsilonConvention: convention, metadata: metadata)
         if let override = options.epsilonOverride { return network.withEpsilonConvention(override) }
         return network

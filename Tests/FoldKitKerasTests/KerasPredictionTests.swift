@@ -72,7 +72,11 @@ final class KerasPredictionTests: XCTestCase {
     }
 
     func testTinyYOLOStructure() throws {
-        let net = try KerasReader.read(paths: [TestData.fixture("keras/tiny_yolo_voc.keras").path])
+        let read = try KerasReader.read(paths: [TestData.fixture("keras/tiny_yolo_voc.keras").path])
+        // The reader keeps every BatchNormalization its own layer; BatchNormAttachment (run by ModelLoader) attaches them.
+        XCTAssertEqual(read.layers.filter { if case .batchNorm = $0.kind { return true }; return false }.count, 9)
+        let net = BatchNormAttachment.apply(to: read)
+        XCTAssertEqual(net.layers.count, read.layers.count - 9)
         // 10 conv + BN + leaky blocks: every BN folds into its bias-free conv, the leaky stays separate.
         XCTAssertEqual(net.layers.filter { if case .convolution(let c) = $0.kind { return c.batchNorm != nil && c.bias == nil }; return false }.count, 9)
         XCTAssertEqual(net.layers.filter { $0.kind.typeName == "spaceToDepth" }.map { $0.name }, ["space_to_depth_x2"])

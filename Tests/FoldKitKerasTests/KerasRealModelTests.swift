@@ -1,12 +1,19 @@
+import FoldKit
 import FoldKitCore
 import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
 
 /// Every real Keras file under ../shared/real-models/keras* reads (or is refused with a clear
-/// message). Expected structure comes from the files' own configs (see VERIFY_keras.txt).
+/// message). Expected structure comes from the files' own configs (see VERIFY_keras.txt), as
+/// `ModelLoader` gives it: read, then batch norms attached by `BatchNormAttachment`.
 final class KerasRealModelTests: XCTestCase {
     private func read(_ relative: [String], options: KerasReadOptions = .init()) throws -> Network {
+        BatchNormAttachment.apply(to: try readOnly(relative, options: options))
+    }
+
+    /// The network exactly as `KerasReader` builds it.
+    private func readOnly(_ relative: [String], options: KerasReadOptions = .init()) throws -> Network {
         let paths = try relative.map { try TestData.sharedFile("real-models/\($0)").path }
         return try KerasReader.read(paths: paths, options: options)
     }

@@ -24,8 +24,16 @@ public struct ModelOptions: Sendable {
 /// Picks the reader from the files given:
 /// - Darknet: `model.cfg model.weights` (the weights may be left out for shape-only commands)
 /// - Keras: `model.h5` / `model.hdf5`, `model.keras`, or `config.json weights.h5`
+///
+/// Every network read goes through `BatchNormAttachment` before it is returned, so which batch norms
+/// fold is decided in one place for every format.
 public enum ModelLoader {
     public static func load(paths: [String], options: ModelOptions = .init(), requireWeights: Bool = true) throws -> Network {
+        BatchNormAttachment.apply(to: try read(paths: paths, options: options, requireWeights: requireWeights))
+    }
+
+    /// The network exactly as its reader built it.
+    private static func read(paths: [String], options: ModelOptions, requireWeights: Bool) throws -> Network {
         guard !paths.isEmpty else { throw FoldKitError(.usage, "no model files given") }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw FoldKitError(.io, "file not found", file: path)

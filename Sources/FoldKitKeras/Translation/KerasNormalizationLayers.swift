@@ -1,0 +1,33 @@
+import FoldKitCore
+
+/// BatchNormalization, always read as its own `.batchNorm` layer; whether it folds into the layer
+/// before it is decided for every format by `BatchNormAttachment` (FoldKit's Passes).
+enum KerasNormalizationLayers {
+    /// Keras BatchNormalization at inference: y = gamma * (x - mean) / sqrt(variance + epsilon) + beta
+    /// with the layer's own epsilon (default 1e-3). Weights in stored order: gamma (if scale), beta
+    /// (if center), moving mean, moving variance. Keras 1 stores gamma, beta, running_mean,
+    /// running_std; despite its name running_std holds the moving *variance* (Keras 1.x passes it
+    /// to K.batch_normalization as the variance), so it is used as the variance, as DL4J does.
+    static func batchNormalization(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
+        let values = context.config(layer)
+        let config = KerasBatchNormConfig(values)
+        let shape = context.shape(of: input)
+        let channels = shape.channels
+        if let mode = config.keras1Mode, mode != 0 {
+            throw values.error(.unsupported, "Keras 1 BatchNormalization mode \(mode) normalises with batch statistics at inference", expected: "mode 0", found: "mode \(mode)")
+        }
+        let probe = context.isVector(shape) ? ActivationShape.vector(channels) : ActivationShape(channels: channels, height: 2, width: 2)
+        try context.checkChannelAxis(layer, axisValue: config.axis, default: -1, shape: probe, what: "batch norm axis")
+        let roles = config.roles
+        let arrays = try context.weightArrays(layer, expected: roles.count, roles: roles.joined(separator: ", "))
+        var tensors: [String: WeightTensor] = [:]
+        for (role, array) in zip(roles, arrays) { tensors[role] = try context.vector(layer, array, channels) }
+        guard let mean = tensors["moving_mean"], let variance = tensors["moving_variance"] else {
+            throw values.error(.badInput, "batch norm statistics missing")
+        }
+        if context.firstEpsilon == nil { context.firstEpsilon = config.epsilon }
+        let bn = BatchNorm(gamma: tensors["gamma"], beta: tensors["beta"], mean: mean, variance: variance,
+                           convention: EpsilonConvention(epsilon: config.epsilon, placement: .insideSqrt))
+        try context.emit(layer, .batchNorm(bn), [input])
+    }
+}

@@ -43,10 +43,20 @@ final class ClosenessTests: XCTestCase {
         XCTAssertTrue(r.description.contains("element count 2, expected 3"), r.description)
     }
 
-    func testNonFiniteReferenceNeedsTheSameValue() {
-        XCTAssertTrue(Closeness.compare([Double.infinity, .nan], [Double.infinity, .nan]).passed)
-        XCTAssertFalse(Closeness.compare([1.0], [Double.infinity]).passed)
-        XCTAssertFalse(Closeness.compare([1.0], [Double.nan]).passed)
+    /// Both sides NaN (float32 and float64 executors broken alike) must fail by default.
+    func testNaNInReferenceFailsByDefault() {
+        let r = Closeness.compare([Double.nan, 1], [Double.nan, 1], atol: 1)
+        XCTAssertFalse(r.passed)
+        XCTAssertEqual(r.nonFiniteExpectedCount, 1)
+        XCTAssertTrue(r.description.contains("in the reference itself"), r.description)
+        XCTAssertFalse(Closeness.compare([Double.infinity], [Double.infinity]).passed)
+    }
+
+    func testAllowedNonFiniteReferenceNeedsTheSameValue() {
+        XCTAssertTrue(Closeness.compare([Double.infinity, .nan, -.infinity], [Double.infinity, .nan, -.infinity], allowNonFiniteExpected: true).passed)
+        XCTAssertFalse(Closeness.compare([1.0], [Double.infinity], allowNonFiniteExpected: true).passed)
+        XCTAssertFalse(Closeness.compare([Double.infinity], [-Double.infinity], allowNonFiniteExpected: true).passed)
+        XCTAssertFalse(Closeness.compare([1.0], [Double.nan], allowNonFiniteExpected: true).passed)
     }
 
     func testRelativeAndScaledBounds() {

@@ -3,8 +3,9 @@
 /// Element `i` passes when `|actual[i] - expected[i]| <= atol + rtol * |expected[i]| + scaledTolerance * max|expected|`
 /// (max over the finite reference values). Written so that NaN never passes silently:
 /// - a NaN or infinity in `actual` where `expected` is finite fails (the deviation is infinite);
-/// - a non-finite `expected` value passes only when `actual` holds the same value (both NaN, or the
-///   same infinity);
+/// - a NaN or infinity in `expected` fails too (a float32-vs-float64 comparison where both executors
+///   return NaN must not pass), unless `allowNonFiniteExpected` is set: then it passes only when `actual`
+///   holds the same value (both NaN, or the same infinity);
 /// - different element counts fail.
 /// The worst element is the one with the largest deviation relative to its bound, NaN counting as
 /// worse than any number.
@@ -27,6 +28,8 @@ public struct Closeness: Sendable, CustomStringConvertible {
     public let failingCount: Int
     /// Elements of `actual` that are NaN or infinite where the reference is finite.
     public let nonFiniteCount: Int
+    /// Elements of `expected` that are NaN or infinite (counted as failures unless allowed).
+    public let nonFiniteExpectedCount: Int
     /// max|expected| over finite reference values.
     public let referenceScale: Double
 
@@ -41,18 +44,20 @@ public struct Closeness: Sendable, CustomStringConvertible {
         var text = "worst at [\(worstIndex)]: got \(worstActual), expected \(worstExpected), |d| \(worstDeviation) (allowed \(worstBound))"
         text += "; \(failingCount) of \(count) outside tolerance"
         if nonFiniteCount > 0 { text += ", \(nonFiniteCount) NaN/Inf where the reference is finite" }
+        if nonFiniteExpectedCount > 0 { text += ", \(nonFiniteExpectedCount) NaN/Inf in the reference itself" }
         text += "; max|expected| \(referenceScale)"
         return text
     }
 
     /// Compares `actual` with `expected` (see the type's documentation for the rule).
     public static func compare<A: BinaryFloatingPoint, E: BinaryFloatingPoint>(
-        _ actual: [A], _ expected: [E], atol: Double = 0, rtol: Double = 0, scaledTolerance: Double = 0
+        _ actual: [A], _ expected: [E], atol: Double = 0, rtol: Double = 0, scaledTolerance: Double = 0,
+        allowNonFiniteExpected: Bool = false
     ) -> Closeness {
         let n = min(actual.count, expected.count)
         var scale = 0.0
         for e in expected where e.isFinite { scale = Swift.max(scale, abs(Double(e))) }
-        var worstIndex = -1, worstRatio = -1.0, failing = 0, nonFinite = 0
+        var worstIndex = -1, worstRatio = -1.0, failing = 0, nonFinite = 0, nonFiniteExpected = 0
         var worstDeviation = 0.0, worstBound = 0.0
         for i in 0..<n {
             let a = Double(actual[i]), e = Double(expected[i])
@@ -71,7 +76,8 @@ public struct Closeness: Sendable, CustomStringConvertible {
             } else {
                 let same = (e.isNaN && a.isNaN) || a == e
                 deviation = same ? 0 : .infinity
-                ok = same
+                ok = same && allowNonFiniteExpected
+                if !allowNonFiniteExpected { nonFiniteExpected += 1 }
             }
             if !ok { failing += 1 }
             // Ratio of deviation to bound; failures always rank above passes.
@@ -84,6 +90,7 @@ public struct Closeness: Sendable, CustomStringConvertible {
                          worstDeviation: worstDeviation,
                          worstActual: worstIndex >= 0 ? Double(actual[worstIndex]) : .nan,
                          worstExpected: worstIndex >= 0 ? Double(expected[worstIndex]) : .nan,
-                         worstBound: worstBound, failingCount: failing, nonFiniteCount: nonFinite, referenceScale: scale)
+                         worstBound: worstBound, failingCount: failing, nonFiniteCount: nonFinite,
+                         nonFiniteExpectedCount: nonFiniteExpected, referenceScale: scale)
     }
 }

@@ -149,23 +149,17 @@ final class OpenCVReferenceTests: XCTestCase {
                 failures.append("\(label): shape \(ourShape) (\(ours.count) values), OpenCV \(reference.shape)")
                 continue
             }
-            var maxAbsReference = 0.0
-            var maxDeviation = 0.0
-            var at = 0
-            for i in 0..<ours.count {
-                let r = Double(reference.values[i])
-                maxAbsReference = max(maxAbsReference, abs(r))
-                let d = abs(ours[i] - r)
-                if !(d <= maxDeviation) { maxDeviation = d; at = i }  // NaN counts as worst
-            }
+            let closeness = Closeness.compare(ours, reference.values, scaledTolerance: tolerance)
+            let maxAbsReference = closeness.referenceScale, maxDeviation = closeness.worstDeviation, at = closeness.worstIndex
             let relative = maxAbsReference > 0 ? maxDeviation / maxAbsReference : maxDeviation
-            if relative > worst.relative { worst = (relative, record.index) }
-            if !(maxDeviation <= tolerance * maxAbsReference) {
+            if !(relative <= worst.relative) { worst = (relative, record.index) }
+            if !closeness.passed, at >= 0 {
                 let plane = ourShape.planeSize
                 let position = plane > 0 ? "c \(at / plane), y \((at % plane) / max(ourShape.width, 1)), x \(at % max(ourShape.width, 1))" : "\(at)"
                 failures.append(
                     "\(label): max|ours - opencv| = \(maxDeviation) at \(position) (ours \(ours[at]), opencv \(reference.values[at])); "
-                        + "max|opencv| = \(maxAbsReference); relative \(relative) > \(tolerance)")
+                        + "max|opencv| = \(maxAbsReference); relative \(relative) > \(tolerance); \(closeness.failingCount) values outside, "
+                        + "\(closeness.nonFiniteCount) NaN/Inf")
             }
         }
         print("\(model): \(meta.layers.count) layers compared with OpenCV \(meta.opencvVersion), \(meta.skipped.count) skipped; "

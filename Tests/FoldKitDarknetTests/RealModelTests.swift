@@ -22,34 +22,51 @@ final class RealModelTests: XCTestCase {
         ("mnist_lenet", "mnist_lenet.cfg", "mnist_lenet.weights", 47_776, "0.2.0", 3_600_128),
     ]
 
-    func testEveryRealModelReadsWithAllBytesAccountedFor() throws {
-        for model in models {
-            let cfg = try TestData.sharedFile("real-models/\(model.folder)/\(model.cfg)").path
-            let weights = try TestData.sharedFile("real-models/\(model.folder)/\(model.weights)").path
-            let network = try DarknetReader.read(cfgPath: cfg, weightsPath: weights)
-            let fileSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber).intValue
-            XCTAssertEqual(network.parameterCount, model.floats, model.folder)
-            XCTAssertEqual(fileSize, 20 + 4 * model.floats, model.folder)
-            XCTAssertEqual(network.metadata["weightsVersion"], model.version, model.folder)
-            XCTAssertEqual(network.metadata["seen"], String(model.seen), model.folder)
-            XCTAssertEqual(network.metadata["headerBytes"], "20", model.folder)
-            XCTAssertEqual(network.sourceFiles, [cfg, weights])
+    // One test per model, so a missing model skips (or fails under CI) alone and the others still run.
+    func testYoloFastest10() throws { try checkAllBytesAccountedFor("yolo-fastest-1.0") }
+    func testYoloFastest11() throws { try checkAllBytesAccountedFor("yolo-fastest-1.1") }
+    func testYoloFastest11XL() throws { try checkAllBytesAccountedFor("yolo-fastest-1.1-xl") }
+    func testYoloFastest11Body() throws { try checkAllBytesAccountedFor("yolo-fastest-1.1_body") }
+    func testYoloface50k() throws { try checkAllBytesAccountedFor("yoloface-50k") }
+    func testYoloface500kV2() throws { try checkAllBytesAccountedFor("yoloface-500k-v2") }
+    func testMobileNetV2YOLOv3NanoVOC() throws { try checkAllBytesAccountedFor("MobileNetV2-YOLOv3-Nano-voc") }
+    func testDroNetCar() throws { try checkAllBytesAccountedFor("DroNet_car") }
+    func testDroNetV3Car() throws { try checkAllBytesAccountedFor("DroNetV3_car") }
+    func testCifarSmall() throws { try checkAllBytesAccountedFor("cifar_small") }
+    func testMnistLenet() throws { try checkAllBytesAccountedFor("mnist_lenet") }
 
-            // The layers' byte ranges tile the file after the header, in order, with no gap.
-            var next = 20
-            for layer in network.layers {
-                guard let range = layer.source.weightsByteRange else { continue }
-                XCTAssertEqual(range.lowerBound, next, "\(model.folder) \(layer.label)")
-                let floats = layer.kind.parameters.reduce(0) { $0 + $1.tensor.count }
-                XCTAssertEqual(range.count, 4 * floats, "\(model.folder) \(layer.label)")
-                for (_, tensor) in layer.kind.parameters {
-                    let span = try XCTUnwrap(tensor.fileSpan, "\(model.folder) \(layer.label): tensors must stay in the file")
-                    XCTAssertTrue(range.contains(span.byteOffset), "\(model.folder) \(layer.label)")
-                }
-                next = range.upperBound
+    func testEveryListedModelHasItsOwnTest() {
+        XCTAssertEqual(models.count, 11, "add a test method for each model in the list")
+    }
+
+    /// The model reads with its weights, header and byte ranges tiling the file after the header.
+    private func checkAllBytesAccountedFor(_ folder: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let model = models.first(where: { $0.folder == folder }) else { return XCTFail("no model \(folder)", file: file, line: line) }
+        let cfg = try TestData.sharedFile("real-models/\(model.folder)/\(model.cfg)").path
+        let weights = try TestData.sharedFile("real-models/\(model.folder)/\(model.weights)").path
+        let network = try DarknetReader.read(cfgPath: cfg, weightsPath: weights)
+        let fileSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber).intValue
+        XCTAssertEqual(network.parameterCount, model.floats, model.folder)
+        XCTAssertEqual(fileSize, 20 + 4 * model.floats, model.folder)
+        XCTAssertEqual(network.metadata["weightsVersion"], model.version, model.folder)
+        XCTAssertEqual(network.metadata["seen"], String(model.seen), model.folder)
+        XCTAssertEqual(network.metadata["headerBytes"], "20", model.folder)
+        XCTAssertEqual(network.sourceFiles, [cfg, weights])
+
+        // The layers' byte ranges tile the file after the header, in order, with no gap.
+        var next = 20
+        for layer in network.layers {
+            guard let range = layer.source.weightsByteRange else { continue }
+            XCTAssertEqual(range.lowerBound, next, "\(model.folder) \(layer.label)")
+            let floats = layer.kind.parameters.reduce(0) { $0 + $1.tensor.count }
+            XCTAssertEqual(range.count, 4 * floats, "\(model.folder) \(layer.label)")
+            for (_, tensor) in layer.kind.parameters {
+                let span = try XCTUnwrap(tensor.fileSpan, "\(model.folder) \(layer.label): tensors must stay in the file")
+                XCTAssertTrue(range.contains(span.byteOffset), "\(model.folder) \(layer.label)")
             }
-            XCTAssertEqual(next, fileSize, model.folder)
+            next = range.upperBound
         }
+        XCTAssertEqual(next, fileSize, model.folder)
     }
 
     func testMnistLenetLayersAndFirstWeights() throws {

@@ -19,18 +19,8 @@ final class KerasPredictionTests: XCTestCase {
     }
 
     private func assertClose(_ found: [Double], _ reference: [Float], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(found.count, reference.count, "\(what): element count", file: file, line: line)
-        guard found.count == reference.count, !reference.isEmpty else { return }
-        let scale = Double(reference.map { abs($0) }.max() ?? 0)
-        var worst = 0.0
-        var worstIndex = 0
-        for i in 0..<found.count {
-            let d = abs(found[i] - Double(reference[i]))
-            if d > worst { worst = d; worstIndex = i }
-        }
-        XCTAssertLessThanOrEqual(worst, 1e-4 * scale,
-                                 "\(what): max deviation \(worst) at \(worstIndex) (found \(found[worstIndex]), Keras \(reference[worstIndex])), max|ref| \(scale)",
-                                 file: file, line: line)
+        XCTAssertFalse(reference.isEmpty, "\(what): empty reference", file: file, line: line)
+        FoldKitTestSupport.assertClose(found, reference, scaledTolerance: 1e-4, "\(what) vs Keras", file: file, line: line)
     }
 
     /// Runs `paths` on `<model>.input.npy` and compares every output with `<model>.<saver>.out<k>.npy`.

@@ -56,18 +56,8 @@ final class KerasRealPredictionTests: XCTestCase {
     }
 
     private func compare(_ found: [Double], _ reference: (shape: [Int], values: [Float]), _ what: String, file: StaticString, line: UInt) {
-        XCTAssertEqual(found.count, reference.values.count, "\(what): element count vs Keras \(reference.shape)", file: file, line: line)
-        guard found.count == reference.values.count, !found.isEmpty else { return }
-        let scale = Double(reference.values.map { abs($0) }.max() ?? 0)
-        var worst = 0.0
-        var worstIndex = 0
-        for i in 0..<found.count {
-            let d = abs(found[i] - Double(reference.values[i]))
-            if d > worst { worst = d; worstIndex = i }
-        }
-        XCTAssertLessThanOrEqual(worst, tolerance * scale,
-                                 "\(what): max deviation \(worst) (\(worst / max(scale, .leastNormalMagnitude)) x max|ref|) at \(worstIndex): FoldKit \(found[worstIndex]), Keras \(reference.values[worstIndex]), max|ref| \(scale)",
-                                 file: file, line: line)
+        XCTAssertFalse(found.isEmpty, "\(what): no values", file: file, line: line)
+        assertClose(found, reference.values, scaledTolerance: tolerance, "\(what) vs Keras \(reference.shape)", file: file, line: line)
     }
 
     func testMiniXception() throws {
@@ -119,8 +109,8 @@ final class KerasRealPredictionTests: XCTestCase {
         // check above could not tell the two conventions apart.
         let reference = try NPYFile.read(path: TestData.fixture("keras-real/keras1_mnist_cnn_th/out0.npy").path)
         let control = try NPYFile.read(path: TestData.fixture("keras-real/keras1_mnist_cnn_th/control_unrotated.npy").path)
-        let scale = Double(reference.values.map { abs($0) }.max() ?? 0)
-        let gap = zip(reference.values, control.values).map { Double(abs($0 - $1)) }.max() ?? 0
-        XCTAssertGreaterThan(gap, 100 * tolerance * scale, "rotated and unrotated predictions should differ clearly")
+        let gap = Closeness.compare(control.values, reference.values, scaledTolerance: 100 * tolerance)
+        XCTAssertTrue(control.values.allSatisfy { $0.isFinite }, "control predictions must be numbers")
+        XCTAssertFalse(gap.passed, "rotated and unrotated predictions should differ clearly: \(gap)")
     }
 }

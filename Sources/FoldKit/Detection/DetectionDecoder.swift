@@ -8,7 +8,8 @@ import FoldKitCore
 /// tx, ty, tw, th, objectness, K class scores. For cell (row i, column j) of an H x W grid:
 /// - [yolo]:   x = (j + sxy*sigmoid(tx) - (sxy-1)/2) / W,  w = exp(tw) * anchorW / netW,  obj = sigmoid(to),
 ///             p(class k) = sigmoid(score_k)   (new_coords=1: the inputs are already activated:
-///             x = (j + 2*tx - 0.5) / W,  w = (2*tw)^2 * anchorW / netW,  obj = to, p = score)
+///             x = (j + sxy*tx - (sxy-1)/2) / W,  w = (2*tw)^2 * anchorW / netW,  obj = to, p = score;
+///             darknet's forward_yolo_layer scales x, y by scale_x_y in both cases, then get_yolo_box)
 /// - [region]: x = (j + sigmoid(tx)) / W,  w = exp(tw) * anchorW / W (anchors in grid cells),
 ///             obj = sigmoid(to), p = softmax(scores)
 /// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
@@ -39,8 +40,9 @@ public enum DetectionDecoder {
                 let x, y, w, h: Float
                 switch head.kind {
                 case .yolo where head.newCoords:
-                    x = (Float(column) + tx * 2 - 0.5) / Float(shape.width)
-                    y = (Float(row) + ty * 2 - 0.5) / Float(shape.height)
+                    let s = head.scaleXY
+                    x = (Float(column) + tx * s - (s - 1) / 2) / Float(shape.width)
+                    y = (Float(row) + ty * s - (s - 1) / 2) / Float(shape.height)
                     w = (tw * 2) * (tw * 2) * anchorW / Float(networkInput.width)
                     h = (th * 2) * (th * 2) * anchorH / Float(networkInput.height)
                 case .yolo:

@@ -76,6 +76,13 @@ public enum FixtureChecker {
             drifts.append(TensorDrift(file: entry.file, identical: identical, maxAbsDeviation: maxDev,
                                       relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
         }
+        // A tensor file the manifest does not list is not part of what was recorded: report it too.
+        let listed = Set(manifest.tensors.map(\.file))
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for file in present.sorted() where file.hasSuffix(".npy") && !listed.contains(file) {
+            drifts.append(TensorDrift(file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                                      problem: "not listed in manifest.json"))
+        }
         let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
         return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)
     }

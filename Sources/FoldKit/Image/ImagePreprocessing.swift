@@ -36,6 +36,7 @@ public struct ImagePreprocessing: Sendable {
             throw FoldKitError(.usage, "images can feed only 1- or 3-channel inputs", found: "\(shape.channels) channels")
         }
         let (netW, netH) = (Double(shape.width), Double(shape.height))
+        var letterboxWidth = shape.width, letterboxHeight = shape.height
         let (imgW, imgH) = (Double(image.width), Double(image.height))
         switch mode {
         case .stretch:
@@ -43,8 +44,13 @@ public struct ImagePreprocessing: Sendable {
         case .letterbox:
             let s = min(netW / imgW, netH / imgH)
             scaleX = s; scaleY = s
-            offsetX = ((netW - (imgW * s).rounded(.down)) / 2).rounded(.down)
-            offsetY = ((netH - (imgH * s).rounded(.down)) / 2).rounded(.down)
+            // The scaled size in integers as darknet's letterbox_image (new_h = h * W / w): imgW * s can
+            // round to just below a whole number (22 * (15/22) = 14.999...), which would leave a grey column.
+            let widthLimited = netW / imgW < netH / imgH
+            letterboxWidth = widthLimited ? shape.width : image.width * shape.height / image.height
+            letterboxHeight = widthLimited ? image.height * shape.width / image.width : shape.height
+            offsetX = Double((shape.width - letterboxWidth) / 2)
+            offsetY = Double((shape.height - letterboxHeight) / 2)
         case .centerCrop:
             let s = max(netW / imgW, netH / imgH)
             scaleX = s; scaleY = s
@@ -54,12 +60,12 @@ public struct ImagePreprocessing: Sendable {
         var out = [Float](repeating: 0.5, count: shape.count)
         for y in 0..<shape.height {
             let sy = (Double(y) + 0.5 - offsetY) / scaleY - 0.5
-            if mode == .letterbox && (Double(y) < offsetY || Double(y) >= offsetY + (imgH * scaleY).rounded(.down)) { continue }
+            if mode == .letterbox && (Double(y) < offsetY || Double(y) >= offsetY + Double(letterboxHeight)) { continue }
             let y0 = Int(sy.rounded(.down)), fy = Float(sy - Double(y0))
             let ya = min(max(y0, 0), image.height - 1), yb = min(max(y0 + 1, 0), image.height - 1)
             for x in 0..<shape.width {
                 let sx = (Double(x) + 0.5 - offsetX) / scaleX - 0.5
-                if mode == .letterbox && (Double(x) < offsetX || Double(x) >= offsetX + (imgW * scaleX).rounded(.down)) { continue }
+                if mode == .letterbox && (Double(x) < offsetX || Double(x) >= offsetX + Double(letterboxWidth)) { continue }
                 let x0 = Int(sx.rounded(.down)), fx = Float(sx - Double(x0))
                 let xa = min(max(x0, 0), image.width - 1), xb = min(max(x0 + 1, 0), image.width - 1)
                 var rgb: [Float] = [0, 0, 0]

@@ -4,7 +4,7 @@ import FoldKitCore
 ///
 /// Each layer adds rounding error relative to its output magnitude of about
 ///
-///     local = safety * u * sqrt(K)            (+ u16 for float16 storage of the output)
+///     local = safety * u * sqrt(K)            (+ safety * u16 for float16 storage of the output)
 ///
 /// where u is the unit roundoff of the candidate's arithmetic (float32: 2^-24; float16 weights: 2^-11),
 /// K the accumulation length (convolution Cin/groups x kh x kw, connected: inputs, average pools: window,

@@ -30,7 +30,6 @@ final class ConvertYoloV2TinyTests: XCTestCase {
             defer { offset += 4 * n }
             return (0..<n).map { i in Float(bitPattern: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4 * i, as: UInt32.self) }.littleEndian) }
         }
-        var worst = 0.0
         for conv in convolutions {
             let n = conv.filters, k = conv.size, c = conv.inputs
             let biases = take(n)
@@ -49,12 +48,9 @@ final class ConvertYoloV2TinyTests: XCTestCase {
             let b = FloatFileReader.decodeLittleEndianFloats(try Data(contentsOf: out.appendingPathComponent("conv\(conv.layer)_b.bin")))
             XCTAssertEqual(w.count, expectedW.count, "conv\(conv.layer)_W size")
             XCTAssertEqual(b.count, n, "conv\(conv.layer)_b size")
-            for (ours, expected) in Array(zip(w, expectedW)) + Array(zip(b, expectedB)) {
-                let relative = abs(Double(ours) - expected) / max(abs(expected), 1e-30)
-                worst = max(worst, expected == 0 ? abs(Double(ours)) : relative)
-            }
+            assertClose(w, expectedW, rtol: 1e-6, "conv\(conv.layer)_W")
+            assertClose(b, expectedB, rtol: 1e-6, "conv\(conv.layer)_b")
         }
         XCTAssertEqual(offset, bytes.count, "the independent reading consumed the whole file")
-        XCTAssertLessThanOrEqual(worst, 1e-6, "largest relative difference \(worst)")
     }
 }

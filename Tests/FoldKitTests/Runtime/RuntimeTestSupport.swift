@@ -1,4 +1,5 @@
 import FoldKit
+import FoldKitTestSupport
 import XCTest
 
 /// Small helpers for the executor tests: building networks in code and seeded values.
@@ -38,16 +39,10 @@ enum RuntimeTestSupport {
         try Executor<Float>(network: network, options: options).run(input: input).last ?? []
     }
 
+    /// `|actual - expected| <= tolerance` everywhere, through the shared comparison (NaN, infinity and
+    /// count mismatches fail).
     static func assertClose<T: BinaryFloatingPoint>(_ actual: [T], _ expected: [Double], tolerance: Double,
                                                     file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(actual.count, expected.count, "element count", file: file, line: line)
-        guard actual.count == expected.count else { return }
-        var worst = 0.0, worstIndex = 0
-        for i in expected.indices {
-            let d = abs(Double(actual[i]) - expected[i])
-            if !(d <= worst) { worst = d; worstIndex = i }
-        }
-        XCTAssertLessThanOrEqual(worst, tolerance, "max deviation at \(worstIndex): got \(actual[worstIndex]), expected \(expected[worstIndex])",
-                                 file: file, line: line)
+        FoldKitTestSupport.assertClose(actual, expected, atol: tolerance, file: file, line: line)
     }
 }

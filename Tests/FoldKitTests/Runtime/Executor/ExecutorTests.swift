@@ -1,5 +1,6 @@
 import Foundation
 import FoldKit
+import FoldKitTestSupport
 import XCTest
 
 /// The executor as a whole: float32 against float64, float16 storage, output retention, input checks.
@@ -47,9 +48,8 @@ final class ExecutorTests: XCTestCase {
         for (index, (r, f)) in zip(reference, float).enumerated() {
             XCTAssertEqual(r.count, network.layers[index].outputShape.count)
             let scale = r.map(abs).max() ?? 0
-            let deviation = zip(r, f).map { abs($0 - Double($1)) }.max() ?? 0
             // float32 has a 2^-24 ~ 6e-8 unit roundoff; a few dozen operations deep stays well below 1e-5
-            XCTAssertLessThan(deviation, 2e-6 * max(scale, 1), "layer \(index)")
+            assertClose(f, r, atol: 2e-6 * max(scale, 1), "layer \(index) float32 vs float64")
         }
     }
 
@@ -60,11 +60,9 @@ final class ExecutorTests: XCTestCase {
         var largest = 0.0
         for (index, (f, h)) in zip(float, half).enumerated() {
             for v in h { XCTAssertEqual(Float(Float16(v)), v, "layer \(index) output is not a binary16 value") }
-            let scale = Double(f.map(abs).max() ?? 0)
-            let deviation = zip(f, h).map { Double(abs($0 - $1)) }.max() ?? 0
-            largest = max(largest, deviation / max(scale, 1e-30))
             // binary16 keeps 11 significant bits (relative step 2^-11 ~ 4.9e-4); a few layers of it stay within 1%
-            XCTAssertLessThan(deviation, 1e-2 * scale, "layer \(index)")
+            let closeness = assertClose(h, f, scaledTolerance: 1e-2, "layer \(index) float16 storage vs float32")
+            largest = max(largest, closeness.worstDeviation / max(closeness.referenceScale, 1e-30))
         }
         XCTAssertGreaterThan(largest, 1e-4, "half-precision storage should visibly change the results")
     }

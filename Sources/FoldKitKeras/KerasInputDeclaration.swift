@@ -33,9 +33,24 @@ public struct KerasInputDeclaration: Sendable, Equatable {
         return out
     }
 
+    /// The array shapes taken for `dims` (default: as declared): `(1, H, W, 3) or (H, W, 3)`, with
+    /// undefined sizes written H / W (`?` elsewhere).
+    public func takenShapesText(_ dims: [Int?]? = nil) -> String {
+        let sizes = dims ?? self.dims
+        let parts = sizes.indices.map { i -> String in
+            if let size = sizes[i] { return String(size) }
+            return i == heightAxis ? "H" : i == widthAxis ? "W" : "?"
+        }
+        return Self.tuple(["1"] + parts) + " or " + Self.tuple(parts)
+    }
+
     /// Keras' batch-first notation: `(None, None, None, 3)` for dims `[nil, nil, 3]` with batch `None`.
     public static func text(_ dims: [Int?], batch: String = "None") -> String {
-        let parts = [batch] + dims.map { $0.map(String.init) ?? "None" }
-        return "(" + parts.joined(separator: ", ") + (parts.count == 1 ? ",)" : ")")
+        tuple([batch] + dims.map { $0.map(String.init) ?? "None" })
+    }
+
+    /// `(a, b)`; a single axis gets numpy's trailing comma `(a,)`.
+    static func tuple(_ parts: [String]) -> String {
+        "(" + parts.joined(separator: ", ") + (parts.count == 1 ? ",)" : ")")
     }
 }

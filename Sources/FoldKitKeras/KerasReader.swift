@@ -9,6 +9,9 @@ public struct KerasReadOptions {
     /// convolutional detectors. Ignored for sizes the model defines.
     public var inputHeight: Int?
     public var inputWidth: Int?
+    /// What the error for an undefined, unset height/width tells the user to do. A front end puts
+    /// its own way of giving the size here (the CLI: its `--height/--width` and `--input` flags).
+    public var undefinedSizeAdvice = "set KerasReadOptions.inputHeight/inputWidth"
 
     public init(epsilonOverride: EpsilonConvention? = nil, inputHeight: Int? = nil, inputWidth: Int? = nil) {
         self.epsilonOverride = epsilonOverride
@@ -183,8 +186,8 @@ public enum KerasReader {
             let (h, w, c) = channelsFirst ? (filled[1], filled[2], filled[0]) : (filled[0], filled[1], filled[2])
             guard let c else { throw FoldKitError(.badInput, "model input channel count is undefined", file: file, found: declared) }
             guard let height = h, let width = w else {
-                throw FoldKitError(.usage, "model input height/width is undefined (None): set KerasReadOptions.inputHeight/inputWidth",
-                                   file: file, found: declared)
+                throw FoldKitError(.usage, "model input height/width is undefined (None): " + options.undefinedSizeAdvice,
+                                   file: file, expected: declaration.takenShapesText(filled), found: declared)
             }
             guard height > 0, width > 0 else {
                 throw FoldKitError(.usage, "input height and width must be positive", file: file, found: "\(height) x \(width)")

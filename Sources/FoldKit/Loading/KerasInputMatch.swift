@@ -35,11 +35,7 @@ public enum KerasInputMatch {
 
     /// `(1, H, W, 3) or (H, W, 3)`: the shapes taken, undefined sizes written H / W (or `?`).
     public static func expectedText(_ dims: [Int?], declaration: KerasInputDeclaration) -> String {
-        let parts = dims.indices.map { i -> String in
-            if let size = dims[i] { return String(size) }
-            return i == declaration.heightAxis ? "H" : i == declaration.widthAxis ? "W" : "?"
-        }
-        return ShapeText.tuple(["1"] + parts) + " or " + ShapeText.tuple(parts)
+        declaration.takenShapesText(dims)
     }
 
     /// The array's values in FoldKit's channel-major order (C x H x W; vectors unchanged).

@@ -53,16 +53,8 @@ public enum ModelLoader {
                                expected: ".cfg [.weights] (Darknet) or .h5/.hdf5/.keras/.json (Keras)", found: paths.joined(separator: " "))
         }
         // --height/--width only fill sizes a Keras model leaves undefined (None), e.g. MTCNN's P-Net.
-        if options.inputHeight == nil || options.inputWidth == nil {
-            let declaration = try KerasReader.inputDeclaration(paths: paths)
-            let filled = declaration.filled(height: options.inputHeight, width: options.inputWidth)
-            if filled.contains(where: { $0 == nil }) {
-                throw FoldKitError(.usage, "the model leaves its input height/width undefined (None): give --height and --width, or an --input array of the size to run",
-                                   file: paths.joined(separator: ", "), expected: KerasInputMatch.expectedText(filled, declaration: declaration),
-                                   found: "input declared " + KerasInputDeclaration.text(declaration.dims))
-            }
-        }
         var keras = KerasReadOptions(inputHeight: options.inputHeight, inputWidth: options.inputWidth)
+        keras.undefinedSizeAdvice = "give --height and --width, or an --input array of the size to run"
         if options.epsilon != nil || options.epsilonPlacement != nil {
             keras.epsilonOverride = EpsilonConvention(epsilon: options.epsilon ?? 1e-3, placement: options.epsilonPlacement ?? .insideSqrt)
         }

@@ -184,7 +184,8 @@ def write(name, files, loader, model, x, notes, input_layout, rotated=None, kera
         "files": files,
         "loadedBy": loader,
         "input": {"file": "input.npy", "shape": list(x.shape), "layout": input_layout, "dtype": "float32",
-                  "generator": "numpy.random.default_rng(%d).random(shape).astype(float32)" % SEEDS[name]},
+                  "generator": ("numpy.random.default_rng(%d).random(shape).astype(float32)" % SEEDS[name]
+                                if SEEDS[name] >= 0 else "given by the model's source (see notes)")},
         "outputs": [],
         "notes": notes,
     }
@@ -271,8 +272,30 @@ def main():
     model = load_tf_keras(path)
     x = make_input((1, 24, 24, 3), seed(name, 300))
     write(name, [path], TF_KERAS + ": models.load_model(compile=False)", model, x,
-          "model input (None, None, None, 3); evaluated at 24 x 24 (read with inputHeight/inputWidth 24)",
+          "model input (None, None, None, 3); evaluated at 24 x 24 (the size comes from the input array)",
           "nhwc", keras3_model=keras3_or_none(path))
+    # The size the P-Net was trained at: 12 x 12 gives one window, outputs (1, 1, 1, 2) and (1, 1, 1, 4).
+    name = "dl4j_mtcnn_12net_12x12"
+    x = make_input((1, 12, 12, 3), seed(name, 301))
+    write(name, [path], TF_KERAS + ": models.load_model(compile=False)", model, x,
+          "model input (None, None, None, 3); evaluated at 12 x 12, the P-Net's own window",
+          "nhwc", keras3_model=keras3_or_none(path))
+
+    # --- DL4J's cnn_batch_norm: ships its own input.npy (5, 10, 10, 3) float64 and Keras' predictions ---
+    # Batch 1 here: the first sample, cast to float32; source_prediction.npy is the source's own
+    # prediction for that sample (computed by Keras from the float64 input), an independent reference.
+    name, path = "dl4j_cnn_batch_norm", "real-models/keras_dl4j_cnn_batch_norm/cnn_batch_norm.h5"
+    SEEDS[name] = -1
+    model = load_tf_keras(path)
+    source_input = np.load(shared("real-models/keras_dl4j_cnn_batch_norm/input.npy"))
+    source_prediction = np.load(shared("real-models/keras_dl4j_cnn_batch_norm/predictions.npy"))
+    x = source_input[0:1].astype(np.float32)
+    write(name, [path], TF_KERAS + ": models.load_model(compile=False)", model, x,
+          "file keras_version %s, backend %s; input = the source's input.npy[0:1] (float64) cast to float32 "
+          "(no seed); source_prediction.npy = the source's predictions.npy[0:1]"
+          % (h5_attr(path, "keras_version"), h5_attr(path, "backend")),
+          "nhwc", keras3_model=keras3_or_none(path))
+    np.save(os.path.join(HERE, name, "source_prediction.npy"), source_prediction[0:1].astype(np.float32))
 
     # --- Keras 2.1.3 saved with the Theano backend ---------------------------------------------------
     # tf_keras loads it but no longer converts kernels; Keras 2.1.3 itself (the version that wrote

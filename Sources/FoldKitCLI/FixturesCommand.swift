@@ -29,15 +29,16 @@ struct FixturesCommand: ParsableCommand {
     var rtol: Double = 1e-6
 
     func run() throws {
-        let network = try model.load()
         if let check {
+            let network = try model.load()
             let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
             print(report.text())
             if !report.pass { throw CheckFailed() }
             return
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
-        let modelInput = try image.prepare(for: network)?.input ?? input.make(for: network)
+        let (network, given) = try input.load(model)
+        let modelInput = try image.prepare(for: network)?.input ?? given
         let progress = PassProgress("fixtures")
         let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
                                                progress: progress.update)

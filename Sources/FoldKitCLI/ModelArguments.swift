@@ -12,7 +12,7 @@ struct ModelArguments: ParsableArguments {
     @Option(name: .customLong("bn-epsilon-mode"), help: "Where epsilon goes: inside = sqrt(var + eps), outside = sqrt(var) + eps.")
     var bnEpsilonMode: EpsilonPlacement?
 
-    @Option(help: "Input height: run a fully convolutional Darknet network at another size, or set a Keras input size the model leaves undefined.")
+    @Option(help: "Input height: run a fully convolutional Darknet network at another size, or set a Keras input height the model leaves undefined (None); an --input array gives it too.")
     var height: Int?
 
     @Option(help: "Input width (see --height).")
@@ -29,15 +29,18 @@ struct ModelArguments: ParsableArguments {
 
 /// The input the network runs on.
 struct InputArguments: ParsableArguments {
-    @Option(help: "Float32 .npy input in the model's own layout: Darknet (1,C,H,W) or (C,H,W); Keras (1,H,W,C) or (H,W,C).")
+    @Option(help: "Float32 .npy input. Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array.")
     var input: String?
 
     @Option(help: "Seed for the synthetic input (uniform [0,1) from SplitMix64), used when --input is not given.")
     var seed: UInt64 = 0
 
-    func make(for network: Network) throws -> ModelInput {
-        if let input { return try ModelInput.npy(path: input, network: network) }
-        return ModelInput.seeded(seed, shape: network.inputShape)
+    /// Reads the model and its input: the --input array (whose shape is read first, so it can fill
+    /// sizes a Keras model leaves undefined) or the seeded input at the model's size.
+    func load(_ model: ModelArguments) throws -> (network: Network, input: ModelInput) {
+        if let input { return try ModelLoader.load(paths: model.files, options: model.options, inputPath: input) }
+        let network = try model.load()
+        return (network, ModelInput.seeded(seed, shape: network.inputShape))
     }
 }
 

@@ -41,7 +41,7 @@ struct VerifyCommand: ParsableCommand {
         // The reference pass reuses what the folded pass's compared outputs freed, without faulting in fresh
         // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
         ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
-        let original = try model.load()
+        let (original, given) = try input.load(model)
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
         if let blobs {
@@ -59,7 +59,7 @@ struct VerifyCommand: ParsableCommand {
             blobNetwork = network
         }
         var prepared = try image.prepare(for: original)
-        let modelInput = try prepared?.input ?? input.make(for: original)
+        let modelInput = prepared?.input ?? given
         let progress = PassProgress("verify")
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,

@@ -9,6 +9,9 @@ public struct KerasReadOptions {
     /// convolutional detectors. Ignored for sizes the model defines.
     public var inputHeight: Int?
     public var inputWidth: Int?
+    /// What the error for an undefined, unset height/width tells the user to do. A front end puts
+    /// its own way of giving the size here (the CLI: its `--height/--width` and `--input` flags).
+    public var undefinedSizeAdvice = "set KerasReadOptions.inputHeight/inputWidth"
 
     public init(epsilonOverride: EpsilonConvention? = nil, inputHeight: Int? = nil, inputWidth: Int? = nil) {
         self.epsilonOverride = epsilonOverride
@@ -33,6 +36,38 @@ public enum KerasReader {
     public static let defaultEpsilon = EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt)
 
     public static func read(paths: [String], options: KerasReadOptions = .init()) throws -> Network {
+        try withSource(paths: paths) { source in
+            var network = try build(source.description, store: source.store, descriptionFile: source.descriptionFile, sourceFiles: source.sourceFiles,
+                                    kerasVersion: source.version, backend: source.backend, fileKind: source.fileKind, options: options)
+            if let entry = source.weightsEntry { network.metadata["weights_entry"] = entry }
+            return network
+        }
+    }
+
+    /// The model's input as declared (sizes, `None` where undefined, axis order), read from the
+    /// description alone: callers can fill undefined sizes (`KerasReadOptions.inputHeight/inputWidth`)
+    /// from an input array before reading the whole model.
+    public static func inputDeclaration(paths: [String]) throws -> KerasInputDeclaration {
+        try withSource(paths: paths) { source in
+            KerasInputDeclaration(dims: source.description.inputShape,
+                                  channelsFirst: try isChannelsFirst(source.description, file: source.descriptionFile))
+        }
+    }
+
+    /// What a file combination holds: the description, where its weights are and what wrote it.
+    private struct Source {
+        var description: KerasModelDescription
+        var store: KerasWeightStore
+        var descriptionFile: String
+        var sourceFiles: [String]
+        var version: String?
+        var backend: String?
+        var fileKind: String
+        var weightsEntry: String?
+    }
+
+    /// Opens `paths` as one of the file kinds above and runs `body` while the files are open.
+    private static func withSource<T>(paths: [String], _ body: (Source) throws -> T) throws -> T {
         let lower = paths.map { ($0 as NSString).pathExtension.lowercased() }
         if paths.count == 1, lower[0] == "keras" {
             let archive = try KerasArchive(path: paths[0])
@@ -43,10 +78,8 @@ public enum KerasReader {
             let ordered = description.layers.map { ($0.name, $0.className) }
             let store = KerasWeightStore(file: file, layout: .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)))
             let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
-            var network = try build(description, store: store, descriptionFile: paths[0], sourceFiles: paths,
-                                    kerasVersion: version, backend: description.backend, fileKind: "keras archive", options: options)
-            network.metadata["weights_entry"] = "model.weights.h5"
-            return network
+            return try body(Source(description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
+                                   backend: description.backend, fileKind: "keras archive", weightsEntry: "model.weights.h5"))
         }
         if paths.count == 1 {
             let file = try HDF5File(path: paths[0])
@@ -59,8 +92,8 @@ public enum KerasReader {
             let root = file.exists("model_weights") ? "model_weights" : ""
             let store = KerasWeightStore(file: file, layout: .legacy(root: root))
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
-            return try build(description, store: store, descriptionFile: paths[0], sourceFiles: paths,
-                             kerasVersion: version, backend: backend, fileKind: "full model HDF5", options: options)
+            return try body(Source(description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
+                                   backend: backend, fileKind: "full model HDF5"))
         }
         if paths.count == 2, let jsonIndex = lower.firstIndex(of: "json") {
             let jsonPath = paths[jsonIndex]
@@ -77,8 +110,8 @@ public enum KerasReader {
             let ordered = description.layers.map { ($0.name, $0.className) }
             let store = KerasWeightStore(file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
-            return try build(description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
-                             kerasVersion: version, backend: backend, fileKind: "JSON + weights HDF5", options: options)
+            return try body(Source(description: description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
+                                   version: version, backend: backend, fileKind: "JSON + weights HDF5"))
         }
         throw FoldKitError(.usage, "unrecognised Keras file combination", file: paths.joined(separator: ", "),
                            expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
@@ -100,15 +133,7 @@ public enum KerasReader {
         // Keras 1 writes no keras_version in weights-only files; a 'dim_ordering' key only exists in Keras 1 configs.
         let usesDimOrdering = description.layers.contains { $0.config["dim_ordering"] != nil }
         let major = kerasVersion.flatMap { Int($0.split(separator: ".").first ?? "") } ?? (usesDimOrdering ? 1 : 2)
-        let formats = Set(description.layers.compactMap { layer -> Bool? in
-            if let f = layer.config["data_format"]?.string { return f == "channels_first" }
-            if let d = layer.config["dim_ordering"]?.string, d != "default" { return d == "th" }
-            return nil
-        })
-        if formats.count > 1 {
-            throw FoldKitError(.unsupported, "model mixes channels-first and channels-last layers", file: descriptionFile)
-        }
-        let channelsFirst = formats.first ?? false
+        let channelsFirst = try isChannelsFirst(description, file: descriptionFile)
         // Theano performs true convolution; Keras converts such kernels (rotates them by 180 degrees)
         // when loading Theano weights into TensorFlow (keras/engine/saving.py _need_convert_kernel).
         // Keras 1 'th' files may carry no backend attribute: 'th' ordering is then taken as Theano (as DL4J does).
@@ -134,23 +159,43 @@ public enum KerasReader {
         return network
     }
 
-    /// (H, W, C) or, for channels-first models, (C, H, W) -> C x H x W; (n) -> n x 1 x 1.
+    /// Whether the model's layers are channels-first (`data_format` channels_first, Keras 1 `dim_ordering` th).
+    private static func isChannelsFirst(_ description: KerasModelDescription, file: String) throws -> Bool {
+        let formats = Set(description.layers.compactMap { layer -> Bool? in
+            if let f = layer.config["data_format"]?.string { return f == "channels_first" }
+            if let d = layer.config["dim_ordering"]?.string, d != "default" { return d == "th" }
+            return nil
+        })
+        if formats.count > 1 {
+            throw FoldKitError(.unsupported, "model mixes channels-first and channels-last layers", file: file)
+        }
+        return formats.first ?? false
+    }
+
+    /// (H, W, C) or, for channels-first models, (C, H, W) -> C x H x W; (n) -> n x 1 x 1. Undefined
+    /// (`None`) height and width come from `options.inputHeight/inputWidth`.
     private static func resolveInputShape(_ dims: [Int?], channelsFirst: Bool, file: String, options: KerasReadOptions) throws -> ActivationShape {
+        let declaration = KerasInputDeclaration(dims: dims, channelsFirst: channelsFirst)
+        let declared = KerasInputDeclaration.text(dims)
         switch dims.count {
         case 1:
-            guard let n = dims[0] else { throw FoldKitError(.badInput, "model input size is undefined", file: file, found: "\(dims)") }
+            guard let n = dims[0] else { throw FoldKitError(.badInput, "model input size is undefined", file: file, found: declared) }
             return .vector(n)
         case 3:
-            let (h, w, c) = channelsFirst ? (dims[1], dims[2], dims[0]) : (dims[0], dims[1], dims[2])
-            guard let c else { throw FoldKitError(.badInput, "model input channel count is undefined", file: file, found: "\(dims)") }
-            guard let height = h ?? options.inputHeight, let width = w ?? options.inputWidth else {
-                throw FoldKitError(.usage, "model input height/width is undefined (None): give an input size (KerasReadOptions.inputHeight/inputWidth)",
-                                   file: file, found: "\(dims.map { $0.map(String.init) ?? "None" })")
+            let filled = declaration.filled(height: options.inputHeight, width: options.inputWidth)
+            let (h, w, c) = channelsFirst ? (filled[1], filled[2], filled[0]) : (filled[0], filled[1], filled[2])
+            guard let c else { throw FoldKitError(.badInput, "model input channel count is undefined", file: file, found: declared) }
+            guard let height = h, let width = w else {
+                throw FoldKitError(.usage, "model input height/width is undefined (None): " + options.undefinedSizeAdvice,
+                                   file: file, expected: declaration.takenShapesText(filled), found: declared)
+            }
+            guard height > 0, width > 0 else {
+                throw FoldKitError(.usage, "input height and width must be positive", file: file, found: "\(height) x \(width)")
             }
             return ActivationShape(channels: c, height: height, width: width)
         default:
-            throw FoldKitError(.unsupported, "model input of rank \(dims.count) is not supported", file: file,
-                               expected: "(H, W, C) image or (n) vector", found: "\(dims.map { $0.map(String.init) ?? "None" })")
+            throw FoldKitError(.unsupported, "model input of rank \(dims.count + 1) (batch included) is not supported: FoldKit reads Keras models with vector or image inputs",
+                               file: file, expected: "(None, features), (None, H, W, C) or (None, C, H, W)", found: declared)
         }
     }
 }

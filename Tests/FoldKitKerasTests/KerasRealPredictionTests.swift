@@ -87,6 +87,19 @@ final class KerasRealPredictionTests: XCTestCase {
     func testMTCNN12NetAt24x24() throws {
         try run(Case(fixture: "dl4j_mtcnn_12net", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
                      options: KerasReadOptions(inputHeight: 24, inputWidth: 24)))
+        // The P-Net's own 12 x 12 window: one output position.
+        try run(Case(fixture: "dl4j_mtcnn_12net_12x12", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
+                     options: KerasReadOptions(inputHeight: 12, inputWidth: 12)))
+    }
+
+    /// DL4J's cnn_batch_norm: sample 0 of the input it ships; out0 from tf_keras, and the prediction it ships.
+    func testDL4JCnnBatchNorm() throws {
+        try run(Case(fixture: "dl4j_cnn_batch_norm", files: ["real-models/keras_dl4j_cnn_batch_norm/cnn_batch_norm.h5"]))
+        let keras = try NPYFile.read(path: TestData.fixture("keras-real/dl4j_cnn_batch_norm/out0.npy").path)
+        let shipped = try NPYFile.read(path: TestData.fixture("keras-real/dl4j_cnn_batch_norm/source_prediction.npy").path)
+        XCTAssertEqual(shipped.shape, [1, 1])
+        XCTAssertTrue(abs((keras.values.first ?? .nan) - (shipped.values.first ?? .nan)) <= Float(tolerance) * abs(shipped.values.first ?? 0),
+                      "tf_keras \(keras.values) vs shipped \(shipped.values)")
     }
 
     func testBatchToConv2DKeras2() throws {

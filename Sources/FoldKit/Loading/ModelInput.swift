@@ -19,30 +19,33 @@ public struct ModelInput: Sendable {
         return ModelInput(values: (0..<shape.count).map { _ in Float(rng.nextUnit()) }, origin: "seed \(seed)")
     }
 
-    /// A float32 .npy in the model's own layout: Darknet (1,C,H,W) or (C,H,W); Keras (1,H,W,C) or (H,W,C).
-    /// Any other shape or dtype is an error naming the file, expected and found.
+    /// A float32 .npy for a network already read: Darknet (1,C,H,W) or (C,H,W); Keras channels-last
+    /// (1,H,W,C) or (H,W,C), channels-first (1,C,H,W) or (C,H,W), vector inputs (1,N) or (N).
+    /// Any other shape or dtype is an error naming the file, expected and found. To take a Keras
+    /// model's undefined sizes from the array, use `ModelLoader.load(paths:options:inputPath:)`.
     public static func npy(path: String, network: Network) throws -> ModelInput {
-        guard let data = FileManager.default.contents(atPath: path) else { throw FoldKitError(.io, "cannot read input file", file: path) }
-        let parsed = try NPYFile.parse(data, file: path)
-        guard parsed.descr == "<f4" else {
-            throw FoldKitError(.usage, "input must be float32", file: path, expected: "<f4", found: parsed.descr)
-        }
+        try npy(InputArray.read(path: path), network: network)
+    }
+
+    /// `npy(path:network:)` for an array already read.
+    public static func npy(_ array: InputArray, network: Network) throws -> ModelInput {
         let s = network.inputShape
-        let dims = parsed.shape.first == 1 && parsed.shape.count == 4 ? Array(parsed.shape.dropFirst()) : parsed.shape
+        let isVector = network.format == .keras && s.height == 1 && s.width == 1 && array.shape.last == s.channels && array.shape.count <= 2
+        let dims: [Int]
         switch network.inputOrder {
-        case .channelsFirst:
-            guard dims == [s.channels, s.height, s.width] else {
-                throw FoldKitError(.usage, "input shape does not match the network", file: path,
-                                   expected: "(1, \(s.channels), \(s.height), \(s.width)) or (\(s.channels), \(s.height), \(s.width))", found: "\(parsed.shape)")
-            }
-            return ModelInput(values: parsed.values, origin: path)
-        case .channelsLast:
-            guard dims == [s.height, s.width, s.channels] else {
-                throw FoldKitError(.usage, "input shape does not match the network", file: path,
-                                   expected: "(1, \(s.height), \(s.width), \(s.channels)) or (\(s.height), \(s.width), \(s.channels))", found: "\(parsed.shape)")
-            }
-            return ModelInput(values: TensorLayout.hwcToCHW(parsed.values, shape: s), origin: path)
+        case _ where isVector: dims = [s.channels]
+        case .channelsFirst: dims = [s.channels, s.height, s.width]
+        case .channelsLast: dims = [s.height, s.width, s.channels]
         }
+        let body = array.shape.count == dims.count + 1 && array.shape.first == 1 ? Array(array.shape.dropFirst()) : array.shape
+        guard body == dims else {
+            let text = dims.map(String.init)
+            let batch = array.shape.count == dims.count + 1 && array.shape.first != 1 ? " (only batch 1 is supported)" : ""
+            throw FoldKitError(.usage, "input shape does not match the network" + batch, file: array.path,
+                               expected: ShapeText.tuple(["1"] + text) + " or " + ShapeText.tuple(text), found: array.shapeText)
+        }
+        let values = network.inputOrder == .channelsLast && !isVector ? TensorLayout.hwcToCHW(array.values, shape: s) : array.values
+        return ModelInput(values: values, origin: array.path)
     }
 }
 

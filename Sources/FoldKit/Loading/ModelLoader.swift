@@ -9,7 +9,8 @@ public struct ModelOptions: Sendable {
     public var epsilon: Double?
     /// `--bn-epsilon-mode`: where the epsilon goes (inside or outside the square root).
     public var epsilonPlacement: EpsilonPlacement?
-    /// `--height` / `--width`: run a fully convolutional Darknet network at another input size.
+    /// `--height` / `--width`: run a fully convolutional Darknet network at another input size, or
+    /// the size a Keras model leaves undefined (`None`).
     public var inputHeight: Int?
     public var inputWidth: Int?
 
@@ -61,9 +62,48 @@ public enum ModelLoader {
         }
         // --height/--width only fill sizes a Keras model leaves undefined (None), e.g. MTCNN's P-Net.
         var keras = KerasReadOptions(inputHeight: options.inputHeight, inputWidth: options.inputWidth)
+        keras.undefinedSizeAdvice = "give --height and --width, or an --input array of the size to run"
         if options.epsilon != nil || options.epsilonPlacement != nil {
             keras.epsilonOverride = EpsilonConvention(epsilon: options.epsilon ?? 1e-3, placement: options.epsilonPlacement ?? .insideSqrt)
         }
         return try KerasReader.read(paths: paths, options: keras)
+    }
+
+    /// The network and the input to run it on, read from a float32 .npy (`--input`).
+    ///
+    /// Darknet: the array is (1, C, H, W) or (C, H, W) of the network's input (after --height/--width).
+    /// Keras: the shape Keras takes, batch first - (1, features), (1, H, W, C), (1, C, H, W) for
+    /// channels-first models - or the same without the batch axis; only batch 1. The array's shape is
+    /// read first: sizes the model leaves undefined (`None`) are taken from it, then the model is read
+    /// at that size.
+    public static func load(paths: [String], options: ModelOptions = .init(), inputPath: String) throws -> (network: Network, input: ModelInput) {
+        let array = try InputArray.read(path: inputPath)
+        guard isKeras(paths) else {
+            let network = try load(paths: paths, options: options)
+            return (network, try ModelInput.npy(array, network: network))
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw FoldKitError(.io, "file not found", file: path)
+        }
+        let declaration = try KerasReader.inputDeclaration(paths: paths)
+        let dims = try KerasInputMatch.dims(of: array, declaration: declaration, height: options.inputHeight, width: options.inputWidth,
+                                            modelFile: paths.joined(separator: ", "))
+        var sized = options
+        if let h = declaration.heightAxis, let w = declaration.widthAxis {
+            sized.inputHeight = dims[h]
+            sized.inputWidth = dims[w]
+        }
+        let network = try load(paths: paths, options: sized)
+        let values = KerasInputMatch.channelMajor(array.values, dims: dims, declaration: declaration)
+        guard values.count == network.inputShape.count else {
+            throw FoldKitError(.usage, "input size does not match the network", file: inputPath,
+                               expected: "\(network.inputShape.count) values", found: "\(values.count) (\(array.shapeText))")
+        }
+        return (network, ModelInput(values: values, origin: inputPath))
+    }
+
+    /// True for Keras file names (no Darknet .cfg among them).
+    static func isKeras(_ paths: [String]) -> Bool {
+        !paths.contains { URL(fileURLWithPath: $0).pathExtension.lowercased() == "cfg" }
     }
 }

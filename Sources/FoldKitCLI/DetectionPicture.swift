@@ -17,8 +17,8 @@ enum DetectionPicture {
         for box in boxes {
             BoxDrawing.rectangle(&canvas, left: box.left, top: box.top, right: box.right, bottom: box.bottom, color: BoxDrawing.color(for: box.classIndex))
         }
-        // Labels after all outlines, so that no outline crosses a label.
-        for box in boxes {
+        // Labels after all outlines, so that no outline crosses a label; the strongest last, on top.
+        for box in boxes.reversed() {
             BoxDrawing.label(&canvas, box.label, left: box.left, top: box.top, background: BoxDrawing.color(for: box.classIndex), scale: scale)
         }
         try ImageFile.writePNG(canvas, to: drawPath)

@@ -32,6 +32,7 @@ final class VerifyDetectionsTests: XCTestCase {
         XCTAssertEqual(detections.candidateDetections.count, detections.referenceDetections.count)
         XCTAssertTrue(detections.candidateDetections.contains { $0.className == "dog" && abs($0.left - dog.left) < 1 })
         XCTAssertTrue(result.stdout.contains("dog 0."), String(result.stdout.suffix(400)))
+        XCTAssertTrue(result.stdout.contains(String(format: "  class 16 (dog)  score %.4f  box x", dog.score)), String(result.stdout.suffix(1200)))
 
         // The label strip: the class colour with text pixels within a label's height above the corner.
         let picture = try ImageFile.read(path: png.path)

@@ -101,7 +101,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             for (i, pair) in d.pairs.prefix(VerificationReport.printedBoxes).enumerated() {
                 let r = pair.reference
                 let name = i < d.referenceDetections.count ? d.referenceDetections[i].className.map { " (\($0))" } ?? "" : ""
-                lines.append(String(format: "  class %d", r.classIndex) + name + String(format: "  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.classIndex, r.score, r.x, r.y, r.width, r.height)
+                lines.append(String(format: "  class %d", r.classIndex) + name + String(format: "  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.score, r.x, r.y, r.width, r.height)
                     + (pair.candidate == nil ? "NO MATCH in folded" : String(format: "folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
             }
             if d.pairs.count > VerificationReport.printedBoxes {

@@ -93,7 +93,8 @@ public enum BoxComparison {
             return .init(reference: box, candidate: other, iou: pairIoU(box, other), scoreDifference: abs(box.score - other.score))
         }
         let unpairedCandidates = candidateOnly.filter(isClear)
-        let candidateFinal = pairs.compactMap(\.candidate) + unpairedCandidates
+        // Drawable final boxes: a NaN counterpart has no place in the image.
+        let candidateFinal = (pairs.compactMap(\.candidate) + unpairedCandidates).filter(\.hasFiniteGeometry)
         let pass = clearly.isEmpty && smallestIoU >= settings.minimumIoU
         return DetectionComparison(
             threshold: settings.threshold, nmsIoU: settings.nmsIoU, minimumIoU: settings.minimumIoU,

@@ -53,7 +53,8 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var unpairedCandidates: [Detection]
     /// The original's final boxes in image pixels (the `pairs`' reference boxes).
     public var referenceDetections: [PixelDetection]
-    /// The folded network's final boxes in image pixels (the paired counterparts, then `unpairedCandidates`).
+    /// The folded network's final boxes in image pixels (the paired counterparts, then `unpairedCandidates`;
+    /// those with a NaN coordinate left out).
     public var candidateDetections: [PixelDetection]
     /// Boxes before NMS paired by identity.
     public var pairedBeforeNMS: Int

@@ -120,13 +120,20 @@ final class BoxOverflowTests: XCTestCase {
 
     /// A NaN tx makes a NaN box: a hazard as well, never listed.
     func testNaNBoxIsAHazardAndNotListed() {
-        var nanBox = Detection(classIndex: 0, score: 0.9, objectness: 0.9, x: .nan, y: 0.5, width: 0.1, height: 0.1, cell: 3)
+        let nanBox = Detection(classIndex: 0, score: 0.9, objectness: 0.9, x: .nan, y: 0.5, width: 0.1, height: 0.1, cell: 3)
         let c = compareBoxes([nanBox], [nanBox])
         XCTAssertTrue(c.pass)
         XCTAssertEqual(c.nonFiniteBoxes, 1)
         XCTAssertEqual(c.pairs, [])
-        nanBox.x = 0.5
-        XCTAssertEqual(compareBoxes([nanBox], [nanBox]).nonFiniteBoxes, 0)
+        var finite = nanBox
+        finite.x = 0.5
+        XCTAssertEqual(compareBoxes([finite], [finite]).nonFiniteBoxes, 0)
+        // Only the folded box is NaN: the original's is listed, its counterpart is not drawn.
+        let oneSided = compareBoxes([finite], [nanBox])
+        XCTAssertTrue(oneSided.pass)
+        XCTAssertEqual(oneSided.nonFiniteBoxes, 1)
+        XCTAssertEqual(oneSided.referenceDetections.count, 1)
+        XCTAssertEqual(oneSided.candidateDetections, [])
     }
 }
 

@@ -53,59 +53,75 @@ public enum BoxComparison {
     public static func compare(reference: DecodedBoxes, candidate: DecodedBoxes, settings: Settings) -> DetectionComparison {
         let frame = settings.frame
         let referenceBoxes = reference.boxes.map(frame.clip), candidateBoxes = candidate.boxes.map(frame.clip)
-        let referenceFinite = reference.boxes.map(\.hasFiniteGeometry), candidateFinite = candidate.boxes.map(\.hasFiniteGeometry)
         let onePixel = (width: 1 / Float(frame.networkWidth), height: 1 / Float(frame.networkHeight))
         func pairIoU(_ a: Detection, _ b: Detection) -> Float { atLeast(onePixel, a).iou(atLeast(onePixel, b)) }
 
-        // Pairing by identity: one sort of each side's keys and one merge (no hashing: hundreds of
-        // thousands of boxes with random weights). A duplicated key pairs with its first box.
-        let referenceIndex = BoxIdentityIndex(referenceBoxes), candidateIndex = BoxIdentityIndex(candidateBoxes)
-        let referenceMatch = referenceIndex.firstMatches(in: candidateIndex)
-        let candidateMatch = candidateIndex.firstMatches(in: referenceIndex)
-        var smallestIoU: Float = 1, largestDifference: Float = 0, paired = 0, nonFinite = 0
-        var referenceOnly: [Detection] = [], candidateOnly: [Detection] = []
-        for (i, box) in referenceBoxes.enumerated() {
-            let j = referenceMatch[i]
-            if !referenceFinite[i] || (j >= 0 && !candidateFinite[j]) {
-                nonFinite += 1
-            } else if j >= 0 {
-                paired += 1
-                smallestIoU = min(smallestIoU, pairIoU(box, candidateBoxes[j]))
-                largestDifference = max(largestDifference, abs(box.score - candidateBoxes[j].score))
-            } else {
-                referenceOnly.append(box)
-            }
-        }
-        for (j, box) in candidateBoxes.enumerated() where candidateMatch[j] < 0 {
-            if candidateFinite[j] { candidateOnly.append(box) } else { nonFinite += 1 }
-        }
-        let borderline = max(1e-4, 4 * largestDifference)
+        // Steps 2 and 3: pairing before NMS.
+        let tally = PairTally(reference: reference.boxes, candidate: candidate.boxes, clippedReference: referenceBoxes,
+                              clippedCandidate: candidateBoxes, pairIoU: pairIoU)
+        let borderline = max(1e-4, 4 * tally.largestScoreDifference)
         func isClear(_ box: Detection) -> Bool { box.score - settings.threshold > borderline }
-        let clearly = (referenceOnly + candidateOnly).filter(isClear)
+        let clearly = (tally.referenceOnly + tally.candidateOnly).filter(isClear)
+        // Step 4.
         let saturation = measureSaturation(referenceBoxes)
-
+        // Step 5: the final boxes.
         let perClass = saturation.saturated ? min(settings.nmsCandidatesPerClass, saturatedNMSCandidatesPerClass) : settings.nmsCandidatesPerClass
-        let referenceKept = nonMaxSuppression(referenceBoxes, iouThreshold: settings.nmsIoU, perClass: perClass)
-        let pairs = referenceKept.map { i -> DetectionComparison.Pair in
+        let pairs = nonMaxSuppression(referenceBoxes, iouThreshold: settings.nmsIoU, perClass: perClass).map { i -> DetectionComparison.Pair in
             let box = referenceBoxes[i]
-            guard referenceMatch[i] >= 0 else { return .init(reference: box, candidate: nil, iou: 0, scoreDifference: box.score) }
-            let other = candidateBoxes[referenceMatch[i]]
+            guard let j = tally.counterpart(ofReference: i) else { return .init(reference: box, candidate: nil, iou: 0, scoreDifference: box.score) }
+            let other = candidateBoxes[j]
             return .init(reference: box, candidate: other, iou: pairIoU(box, other), scoreDifference: abs(box.score - other.score))
         }
-        let unpairedCandidates = candidateOnly.filter(isClear)
+        let unpairedCandidates = tally.candidateOnly.filter(isClear)
         // Drawable final boxes: a NaN counterpart has no place in the image.
         let candidateFinal = (pairs.compactMap(\.candidate) + unpairedCandidates).filter(\.hasFiniteGeometry)
-        let pass = clearly.isEmpty && smallestIoU >= settings.minimumIoU
         return DetectionComparison(
             threshold: settings.threshold, nmsIoU: settings.nmsIoU, minimumIoU: settings.minimumIoU,
             nmsCandidatesPerClass: perClass, frame: frame,
             referenceCount: pairs.count, candidateCount: candidateFinal.count, pairs: pairs, unpairedCandidates: unpairedCandidates,
             referenceDetections: pairs.map { PixelDetection($0.reference, frame: frame, classNames: settings.classNames) },
             candidateDetections: candidateFinal.map { PixelDetection($0, frame: frame, classNames: settings.classNames) },
-            pairedBeforeNMS: paired, borderline: borderline, borderlineUnpaired: referenceOnly.count + candidateOnly.count - clearly.count,
-            clearlyUnpaired: clearly, nonFiniteBoxes: nonFinite, overflowHazards: candidate.overflows + reference.overflows,
-            saturation: saturation, smallestIoU: smallestIoU, largestScoreDifference: largestDifference,
-            pass: pass, countsInVerdict: !saturation.saturated)
+            pairedBeforeNMS: tally.paired, borderline: borderline,
+            borderlineUnpaired: tally.referenceOnly.count + tally.candidateOnly.count - clearly.count,
+            clearlyUnpaired: clearly, nonFiniteBoxes: tally.nonFinite, overflowHazards: candidate.overflows + reference.overflows,
+            saturation: saturation, smallestIoU: tally.smallestIoU, largestScoreDifference: tally.largestScoreDifference,
+            pass: clearly.isEmpty && tally.smallestIoU >= settings.minimumIoU, countsInVerdict: !saturation.saturated)
+    }
+
+    /// Both networks' boxes before NMS paired by identity (`BoxIdentityIndex`: one sort of each side's
+    /// keys and one merge, no hashing, for hundreds of thousands of boxes; a duplicated key pairs with
+    /// its first box). A pair or unpaired box with a non-finite box (before clipping) is only counted.
+    private struct PairTally {
+        private let referenceMatch: [Int]
+        var paired = 0, nonFinite = 0
+        var smallestIoU: Float = 1, largestScoreDifference: Float = 0
+        /// Finite (clipped) boxes found by one network only.
+        var referenceOnly: [Detection] = [], candidateOnly: [Detection] = []
+
+        init(reference: [Detection], candidate: [Detection], clippedReference: [Detection], clippedCandidate: [Detection],
+             pairIoU: (Detection, Detection) -> Float) {
+            let referenceIndex = BoxIdentityIndex(clippedReference), candidateIndex = BoxIdentityIndex(clippedCandidate)
+            referenceMatch = referenceIndex.firstMatches(in: candidateIndex)
+            let candidateMatch = candidateIndex.firstMatches(in: referenceIndex)
+            for (i, box) in clippedReference.enumerated() {
+                let j = referenceMatch[i]
+                if !reference[i].hasFiniteGeometry || (j >= 0 && !candidate[j].hasFiniteGeometry) {
+                    nonFinite += 1
+                } else if j >= 0 {
+                    paired += 1
+                    smallestIoU = min(smallestIoU, pairIoU(box, clippedCandidate[j]))
+                    largestScoreDifference = max(largestScoreDifference, abs(box.score - clippedCandidate[j].score))
+                } else {
+                    referenceOnly.append(box)
+                }
+            }
+            for (j, box) in clippedCandidate.enumerated() where candidateMatch[j] < 0 {
+                if candidate[j].hasFiniteGeometry { candidateOnly.append(box) } else { nonFinite += 1 }
+            }
+        }
+
+        /// The index of the candidate box with the same identity as reference box `i`.
+        func counterpart(ofReference i: Int) -> Int? { referenceMatch[i] >= 0 ? referenceMatch[i] : nil }
     }
 
     /// The saturation test of the type's rule, on the original's boxes before NMS.

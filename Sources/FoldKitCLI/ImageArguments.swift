@@ -21,25 +21,6 @@ struct ImageArguments: ParsableArguments {
         var picture: RGBImage
         var preprocessing: ImagePreprocessing
         var drawPath: String?
-
-        /// Prints boxes in image pixels and draws them if asked.
-        mutating func report(_ boxes: [Detection], network: Network) throws {
-            print("boxes in image pixels (left, top, right, bottom) of \(picture.width)x\(picture.height):")
-            var canvas = picture
-            for (i, box) in boxes.enumerated() {
-                let b = preprocessing.imageBox(box, networkInput: network.inputShape)
-                if i < VerificationReport.printedBoxes {
-                    print(String(format: "  class %d  score %.4f  (%.1f, %.1f, %.1f, %.1f)", box.classIndex, box.score, b.left, b.top, b.right, b.bottom))
-                } else if i == VerificationReport.printedBoxes {
-                    print("  ... \(boxes.count - i) more")
-                }
-                BoxDrawing.rectangle(&canvas, left: b.left, top: b.top, right: b.right, bottom: b.bottom, color: BoxDrawing.color(for: box.classIndex))
-            }
-            if let drawPath {
-                try ImageFile.writePNG(canvas, to: drawPath)
-                print("drew \(boxes.count) boxes into \(drawPath)")
-            }
-        }
     }
 
     func prepare(for network: Network) throws -> Prepared? {

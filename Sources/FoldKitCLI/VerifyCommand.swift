@@ -34,6 +34,9 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .customLong("min-iou"), help: "Smallest IoU between an original box and its folded counterpart that passes.")
     var minIoU: Float = 0.99
 
+    @Option(help: "Class names for the boxes, one a line (default: the .names file beside a Darknet cfg with the cfg's name, else the only .names file there).")
+    var names: String?
+
     @Option(help: "Also write the report as JSON to this file (schema in Docs/Verify.md).")
     var json: String?
 
@@ -58,17 +61,21 @@ struct VerifyCommand: ParsableCommand {
             }
             blobNetwork = network
         }
-        var prepared = try image.prepare(for: original)
+        let prepared = try image.prepare(for: original)
         let modelInput = prepared?.input ?? given
+        let classNames = try ClassNames.load(path: names, for: original)
+        let frame = prepared.map { ImageFrame(imageWidth: $0.picture.width, imageHeight: $0.picture.height, preprocessing: $0.preprocessing,
+                                              networkInput: original.inputShape) }
         let progress = PassProgress("verify")
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
-            options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU),
+            options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
+                           imageFrame: frame, classNames: classNames),
             blobProblems: problems, progress: progress.update)
         progress.finish()
         print(report.text())
-        if let detections = report.detections, prepared != nil {
-            try prepared?.report(detections.pairs.map(\.reference), network: original)
+        if let detections = report.detections, let prepared {
+            try DetectionPicture.report(detections.referenceDetections, picture: prepared.picture, drawPath: prepared.drawPath)
         }
         if let json { try JSONOutput.write(report, to: URL(fileURLWithPath: json)) }
         if !report.passed { throw CheckFailed() }

@@ -27,6 +27,10 @@ public struct Detection: Codable, Equatable, Sendable {
         self.anchor = anchor
     }
 
+    /// Whether the centre and size are all finite numbers (an overflowing `exp` gives an infinite side,
+    /// a NaN input a NaN coordinate).
+    public var hasFiniteGeometry: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+
     /// Intersection over union of two boxes (0 when either is empty).
     public func iou(_ other: Detection) -> Float {
         let left = max(x - width / 2, other.x - other.width / 2)

@@ -19,6 +19,18 @@ public enum DetectionDecoder {
         head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
         networkInput: ActivationShape, threshold: Float
     ) -> [Detection] {
+        var overflows: [Int: (value: Float, boxes: Int)] = [:]
+        return decode(head: head, headIndex: headIndex, output: output, shape: shape, networkInput: networkInput, threshold: threshold,
+                      overflows: &overflows)
+    }
+
+    /// As `decode(head:...)`, also recording for every box above the threshold with a non-finite centre or
+    /// side the responsible channel (tx, ty, tw or th of its anchor): the value of largest magnitude and
+    /// the number of boxes, by channel.
+    static func decode(
+        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
+        networkInput: ActivationShape, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
+    ) -> [Detection] {
         let classes = head.classes
         let stride = 5 + classes
         let anchors = head.kind == .yolo ? head.mask : Array(0..<max(head.mask.count, shape.channels / stride))
@@ -57,6 +69,10 @@ public enum DetectionDecoder {
                     w = exp(tw) * anchorW / Float(shape.width)
                     h = exp(th) * anchorH / Float(shape.height)
                 }
+                var nonFinite: [Int] = []
+                if !(x.isFinite && y.isFinite && w.isFinite && h.isFinite) {
+                    for (k, v) in [x, y, w, h].enumerated() where !v.isFinite { nonFinite.append(k) }
+                }
                 let scoreBase = base + 5 * plane + cell
                 if head.kind == .region && head.softmax {
                     var largest = -Float.infinity
@@ -77,6 +93,11 @@ public enum DetectionDecoder {
                 for k in 0..<classes {
                     let score = objectness * probabilities[k]
                     if score > threshold {
+                        for coordinate in nonFinite {
+                            let channel = slot * stride + coordinate, value = output[base + coordinate * plane + cell]
+                            let previous = overflows[channel] ?? (0, 0)
+                            overflows[channel] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
+                        }
                         detections.append(Detection(classIndex: k, score: score, objectness: objectness, x: x, y: y, width: w, height: h,
                                                     head: headIndex, cell: cell, anchor: anchor))
                     }
@@ -97,17 +118,28 @@ public enum DetectionDecoder {
 
     /// Decodes every detection head of `network` from per-layer outputs, before NMS.
     public static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
-        var all: [Detection] = []
+        decodeHeads(network: network, outputs: outputs, threshold: threshold, networkName: "candidate").boxes
+    }
+
+    /// Decodes every detection head of `network` from per-layer outputs, before NMS, with the channels
+    /// that made boxes non-finite (reported as `networkName`'s hazards).
+    public static func decodeHeads(network: Network, outputs: [[Float]], threshold: Float, networkName: String) -> DecodedBoxes {
+        var decoded = DecodedBoxes(boxes: [])
         var headIndex = 0
         for layer in network.layers {
             guard case .detection(let head) = layer.kind else { continue }
+            var overflows: [Int: (value: Float, boxes: Int)] = [:]
             outputs[layer.index].withUnsafeBufferPointer { buffer in
-                all += decode(head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
-                              networkInput: network.inputShape, threshold: threshold)
+                decoded.boxes += decode(head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
+                                        networkInput: network.inputShape, threshold: threshold, overflows: &overflows)
+            }
+            decoded.overflows += overflows.keys.sorted().map { channel in
+                BoxOverflowHazard(network: networkName, layer: layer.index, channel: channel, value: overflows[channel]?.value ?? 0,
+                                  boxes: overflows[channel]?.boxes ?? 0)
             }
             headIndex += 1
         }
-        return all
+        return decoded
     }
 
     @inline(__always)

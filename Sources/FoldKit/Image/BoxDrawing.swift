@@ -31,3 +31,41 @@ public enum BoxDrawing {
         }
     }
 }
+
+extension BoxDrawing {
+    /// The text colour on a label of `background`: black on light colours, white on dark ones
+    /// (luma 0.299 R + 0.587 G + 0.114 B against 128).
+    public static func textColor(on background: (UInt8, UInt8, UInt8)) -> (UInt8, UInt8, UInt8) {
+        0.299 * Double(background.0) + 0.587 * Double(background.1) + 0.114 * Double(background.2) >= 128 ? (0, 0, 0) : (255, 255, 255)
+    }
+
+    /// Writes `text` in `BitmapFont` at `scale` on a filled `background` strip whose bottom-left corner is
+    /// the box's top-left corner (left, top); below it, inside the box, when there is no room above.
+    /// Everything is clipped to the image.
+    public static func label(_ image: inout RGBImage, _ text: String, left: Double, top: Double,
+                             background: (UInt8, UInt8, UInt8), scale: Int = 1) {
+        let padding = scale
+        let stripWidth = BitmapFont.width(of: text, scale: scale) + 2 * padding
+        let stripHeight = BitmapFont.glyphHeight * scale + 2 * padding
+        let x0 = max(0, Int(left.rounded()))
+        let boxTop = Int(top.rounded())
+        let y0 = boxTop - stripHeight >= 0 ? boxTop - stripHeight : max(0, boxTop)
+        func set(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8)) {
+            guard x >= 0, y >= 0, x < image.width, y < image.height else { return }
+            let i = (y * image.width + x) * 3
+            image.pixels[i] = color.0
+            image.pixels[i + 1] = color.1
+            image.pixels[i + 2] = color.2
+        }
+        for y in y0..<(y0 + stripHeight) { for x in x0..<(x0 + stripWidth) { set(x, y, background) } }
+        let ink = textColor(on: background)
+        for (n, character) in text.enumerated() {
+            let glyphLeft = x0 + padding + n * BitmapFont.advance * scale
+            for (row, bits) in BitmapFont.glyph(character).enumerated() {
+                for column in 0..<BitmapFont.glyphWidth where bits & (0x10 >> column) != 0 {
+                    for dy in 0..<scale { for dx in 0..<scale { set(glyphLeft + column * scale + dx, y0 + padding + row * scale + dy, ink) } }
+                }
+            }
+        }
+    }
+}

@@ -95,11 +95,13 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         }
         if let d = detections {
             lines.append("")
-            lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU)): original \(d.referenceCount), folded \(d.candidateCount)")
+            lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU), boxes clipped to the "
+                + "\(d.frame.imageWidth)x\(d.frame.imageHeight) image): original \(d.referenceCount), folded \(d.candidateCount)")
             // The strongest boxes only: random weights give hundreds of thousands; --json has them all.
-            for pair in d.pairs.prefix(VerificationReport.printedBoxes) {
+            for (i, pair) in d.pairs.prefix(VerificationReport.printedBoxes).enumerated() {
                 let r = pair.reference
-                lines.append(String(format: "  class %d  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.classIndex, r.score, r.x, r.y, r.width, r.height)
+                let name = i < d.referenceDetections.count ? d.referenceDetections[i].className.map { " (\($0))" } ?? "" : ""
+                lines.append(String(format: "  class %d", r.classIndex) + name + String(format: "  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.score, r.x, r.y, r.width, r.height)
                     + (pair.candidate == nil ? "NO MATCH in folded" : String(format: "folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
             }
             if d.pairs.count > VerificationReport.printedBoxes {
@@ -112,7 +114,17 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             for box in d.clearlyUnpaired.prefix(10) {
                 lines.append(String(format: "  only in one network: class %d score %.4f head %d cell %d anchor %d", box.classIndex, box.score, box.head, box.cell, box.anchor))
             }
-            lines.append("boxes \(d.pass ? "agree" : "DISAGREE"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
+            if d.nonFiniteBoxes > 0 {
+                lines.append("\(d.nonFiniteBoxes) boxes with a non-finite centre or side not compared (float32 overflow hazard):")
+                lines += d.overflowHazards.prefix(10).map { "  " + $0.text }
+                if d.overflowHazards.count > 10 { lines.append("  ... \(d.overflowHazards.count - 10) more channels (all in --json)") }
+            }
+            if d.saturation.saturated {
+                lines.append("the original network does not behave like a trained detector: \(d.saturation.scoringNearOne) of its \(d.saturation.candidates) boxes "
+                    + "above the threshold score >= \(BoxComparison.nearOne); the box comparison is reported but does not count in the verdict "
+                    + "(the per-layer comparison still judges the fold)")
+            }
+            lines.append("boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
         }
         if let problems = blobProblems {
             lines.append("")
@@ -129,7 +141,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             if let first = firstLayerOverTolerance {
                 reasons.append("\(layers.filter { !$0.pass }.count) of \(layers.count) layers over tolerance; first: layer \(first.index) '\(first.name)' (\(first.type))")
             }
-            if detections?.pass == false { reasons.append("boxes differ") }
+            if detections?.acceptable == false { reasons.append("boxes differ") }
             if let problems = blobProblems { reasons.append("\(problems.count) blob problem(s): \(problems.map(\.tensor).joined(separator: ", "))") }
             lines.append("FAIL: " + reasons.joined(separator: "; "))
         }

@@ -17,15 +17,22 @@ public enum Verifier {
         public var nmsIoU: Float
         /// Smallest IoU between paired original and folded boxes that passes.
         public var minimumBoxIoU: Float
+        /// The image boxes are clipped to and reported in (nil: the network input).
+        public var imageFrame: ImageFrame?
+        /// Class names for the reported boxes (index = class).
+        public var classNames: [String]?
 
         public init(absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
-                    detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99) {
+                    detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
+                    imageFrame: ImageFrame? = nil, classNames: [String]? = nil) {
             self.absoluteTolerance = absoluteTolerance
             self.relativeTolerance = relativeTolerance
             self.float16 = float16
             self.detectionThreshold = detectionThreshold
             self.nmsIoU = nmsIoU
             self.minimumBoxIoU = minimumBoxIoU
+            self.imageFrame = imageFrame
+            self.classNames = classNames
         }
     }
 
@@ -66,7 +73,7 @@ public enum Verifier {
         var float32: [[Float]]
         var float16: [[Float]]?
         var hazards: [Float16Hazard]?
-        var candidateBoxes: [Detection] = []
+        var candidateBoxes = DecodedBoxes(boxes: [])
         var boxSeconds = 0.0
         do {
             let folded = try makeFolded()
@@ -86,7 +93,8 @@ public enum Verifier {
             hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
             if isDetector {
                 let start = DispatchTime.now()
-                candidateBoxes = DetectionDecoder.candidates(network: folded, outputs: float16 ?? float32, threshold: options.detectionThreshold)
+                candidateBoxes = DetectionDecoder.decodeHeads(network: folded, outputs: float16 ?? float32, threshold: options.detectionThreshold,
+                                                              networkName: "candidate")
                 boxSeconds += PhaseClock.seconds(since: start)
             }
             clock.lap("")
@@ -126,15 +134,17 @@ public enum Verifier {
 
         var detections: DetectionComparison?
         if isDetector {
-            let referenceBoxes = DetectionDecoder.candidates(network: original, outputs: referenceHeads, threshold: options.detectionThreshold)
-            detections = DetectionComparison(referenceCandidates: referenceBoxes, candidateCandidates: candidateBoxes, threshold: options.detectionThreshold,
-                                             nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
-                                             minimumSide: (1 / Float(original.inputShape.width), 1 / Float(original.inputShape.height)))
+            let referenceBoxes = DetectionDecoder.decodeHeads(network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
+                                                              networkName: "reference")
+            detections = BoxComparison.compare(
+                reference: referenceBoxes, candidate: candidateBoxes,
+                settings: .init(threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
+                                frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames))
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
         try snapshot.checkUnchanged()
         let first = layers.first { !$0.pass }
-        let pass = first == nil && (detections?.pass ?? true) && blobProblems.isEmpty
+        let pass = first == nil && (detections?.acceptable ?? true) && blobProblems.isEmpty
         return VerificationReport(
             tool: "foldkit verify", version: 1, format: original.format.rawValue, files: original.sourceFiles,
             bnEpsilon: original.epsilonConvention.epsilon, bnEpsilonMode: original.epsilonConvention.placement.rawValue,

@@ -30,7 +30,7 @@ struct PrecisionJudge {
         let deviation = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate)
         let controlDeviation = ControlDeviation.measure(reference: reference, control: control, maxAbsReference: deviation.maxAbsReference)
         let floor = ToleranceBudget.floorCoefficient(layer, network: network, precision: precision) * deviation.maxAbsReference
-        let fromControl = controlDeviation.maxAbsDeviation.isFinite ? ToleranceBudget.controlFactor * controlDeviation.maxAbsDeviation : 0
+        let fromControl = controlDeviation.maxAbsDeviation.isFinite ? ToleranceBudget.controlFactor(precision) * controlDeviation.maxAbsDeviation : 0
         var carried: Double?
         if let (gain, combination) = ToleranceBudget.carryGain(layer) {
             let inputs = layer.inputs.map { $0 == Network.inputIndex ? inputAllowance : allowances[$0] }

@@ -5,6 +5,8 @@ public struct PrecisionVerdict: Codable, Equatable, Sendable {
     public var control: String
     /// What is checked: the folded network in this precision.
     public var candidate: String
+    /// K: a layer may deviate K times as much as the control does (`ToleranceBudget.controlFactor`).
+    public var controlFactor: Double
     public var layers: [LayerVerdict]
     public var firstLayerOverTolerance: VerificationReport.LayerRef?
     public var pass: Bool
@@ -19,6 +21,7 @@ public struct PrecisionVerdict: Codable, Equatable, Sendable {
             control = "original network (batch norm unfolded), float16 weights and float16 storage between layers, float32 arithmetic"
             candidate = "folded network, float16 weights and float16 storage between layers, float32 arithmetic"
         }
+        controlFactor = ToleranceBudget.controlFactor(precision)
         self.layers = layers
         let first = layers.first { !$0.pass }
         firstLayerOverTolerance = first.map { .init(index: $0.index, name: $0.name, type: $0.type) }

@@ -8,8 +8,6 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         public var absolute: Double
         /// rtol as a fraction of each layer's max |reference|; null when the control-based rule applies.
         public var relative: Double?
-        /// K: the candidate may deviate K times as much as the control (`ToleranceBudget.controlFactor`).
-        public var controlFactor: Double
         public var rule: String
     }
 
@@ -64,11 +62,12 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         self.input = input.origin
         reference = "original network (batch norm unfolded), float64 arithmetic"
         candidate = options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32"
-        let k = ToleranceBudget.controlFactor, safety = ToleranceBudget.safety
+        let safety = ToleranceBudget.safety
         tolerance = Tolerance(
-            absolute: options.absoluteTolerance, relative: options.relativeTolerance, controlFactor: k,
+            absolute: options.absoluteTolerance, relative: options.relativeTolerance,
             rule: options.relativeTolerance == nil
-                ? "max|candidate - reference| <= atol + max(floor, \(k) x max|control - reference|, carried), per layer and precision; "
+                ? "max|candidate - reference| <= atol + max(floor, K x max|control - reference|, carried), per layer and precision, "
+                    + "K = \(ToleranceBudget.controlFactor(.float32)) in float32, \(ToleranceBudget.controlFactor(.float16Storage)) with float16 storage; "
                     + "control = the original network in the candidate's precision; floor = \(safety) x u x sqrt(accumulation length) x max|reference| "
                     + "(float16 storage: \(safety) x 2^-11 x max|reference|); carried = the inputs' allowances, through layers with |f'| <= 1"
                 : "max|candidate - reference| <= atol + rtol * max|reference|, per layer and precision")
@@ -107,7 +106,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         lines.append("tolerance: \(tolerance.rule) (atol \(format(tolerance.absolute))\(tolerance.relative.map { ", rtol \(format($0))" } ?? ""))")
         for verdict in precisions {
             lines.append("")
-            lines.append("\(verdict.precision.rawValue): control = \(verdict.control); candidate = \(verdict.candidate)")
+            lines.append("\(verdict.precision.rawValue): control = \(verdict.control); candidate = \(verdict.candidate); K = \(verdict.controlFactor)")
             let header = ["layer", "type", "shape CxHxW", "max|ref|", "control dev", "max dev", "rel", "mean dev", "p99 dev", "at (c,y,x)", "allowed", "by", ""]
             var rows: [[String]] = [header]
             for layer in verdict.layers {

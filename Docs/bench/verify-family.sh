@@ -3,7 +3,7 @@
 # (yolov3-tiny_xnor excepted: binary weights), with seeded weights from each generator (uniform, he,
 # wide) and seeds 1 and 2, in float32 and with --fp16. Prints one row per run: the exit code, the
 # per-layer verdict of each precision (layers over tolerance), the largest max dev / allowed, the boxes,
-# and with --fp16 the float16 range hazard named as the cause. Needs a release build
+# and with --fp16 the float16 range hazard named first as the cause. Needs a release build
 # (swift build -c release); JSON reports are kept in $OUT.
 #   FOLDKIT=path/to/foldkit CFGS=dir OUT=dir GENERATORS="uniform he wide" SEEDS="1 2" bash Docs/bench/verify-family.sh
 set -u
@@ -36,10 +36,12 @@ try:
 except Exception:
     print(f"| {name} | {generator} | {seed} | {mode} | {code} | (no report) | | | | |"); sys.exit()
 over = {p["precision"]: sum(not l["pass"] for l in p["layers"]) for p in r["precisions"]}
-closest = max((l["candidate"]["maxAbsDeviation"] / l["allowed"] if l["allowed"] > 0 else 0) for p in r["precisions"] for l in p["layers"])
+# Largest max dev / allowed among the layers that pass (JSON writes infinities as strings).
+closest = max((float(l["candidate"]["maxAbsDeviation"]) / float(l["allowed"]) if float(l["allowed"]) > 0 else 0)
+              for p in r["precisions"] for l in p["layers"] if l["pass"])
 boxes = "-" if r.get("detections") is None else ("agree" if r["detections"]["pass"] else "DIFFER")
 cause = r.get("float16FailureCause")
-cause = "-" if cause is None else ("none" if not cause else "; ".join(sorted({f'{h["kind"].split(" (")[0]} (layer {h["layer"]})' for h in cause}))[:80])
+cause = "-" if cause is None else ("none" if not cause else f'{cause[0]["kind"].split(" (")[0]} (layer {cause[0]["layer"]})')
 print(f'| {name} | {generator} | {seed} | {mode} | {code} | {over.get("float32", "-")} | {over.get("float16 storage", "-")} | {closest:.3g} | {boxes} | {cause} |')
 PY
       done

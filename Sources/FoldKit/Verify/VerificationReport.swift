@@ -37,7 +37,8 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// The first layer over tolerance: in float32 if any fails there, else in float16 storage.
     public var firstLayerOverTolerance: LayerRef?
     /// With --fp16, when float16 storage fails: the float16 range hazards at or before its first failing
-    /// layer, named as the cause (empty when there is none: the deviation is not a range problem).
+    /// layer, named as the cause, values past 65504 before subnormal weights (empty when there is none:
+    /// the deviation is not a range problem).
     public var float16FailureCause: [Float16Hazard]?
     /// Boxes of the original and folded networks, for detectors.
     public var detections: DetectionComparison?
@@ -77,7 +78,9 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             verdict.firstLayerOverTolerance.map { LayerRef(index: $0.index, name: $0.name, type: $0.type, precision: verdict.precision) }
         }
         if let half = verdicts.first(where: { $0.precision == .float16Storage }), let first = half.firstLayerOverTolerance {
-            float16FailureCause = (float16Hazards ?? []).filter { $0.layer <= first.index }
+            // Values past 65504 first (they turn into infinities), then subnormal weights (precision lost).
+            let upstream = (float16Hazards ?? []).filter { $0.layer <= first.index }
+            float16FailureCause = upstream.filter { $0.kind != .weightSubnormal } + upstream.filter { $0.kind == .weightSubnormal }
         }
         self.detections = detections
         self.blobProblems = blobProblems.isEmpty ? nil : blobProblems

@@ -1,15 +1,18 @@
 import Dispatch
 import FoldKitCore
 
-/// Runs the original network (batch norm unfolded, float64) and the folded network (float32, or
-/// float16 storage) on the same input, compares every layer's output, and, for detectors, the boxes.
+/// Runs the original network (batch norm unfolded, float64), the control (the original network in the
+/// candidate's precision) and the folded network (float32, and with float16 storage) on the same input,
+/// judges every layer's output (`ToleranceBudget`), and, for detectors, compares the boxes.
 public enum Verifier {
     public struct Options: Sendable {
         /// Allowed absolute deviation, output units.
         public var absoluteTolerance: Double
-        /// Allowed deviation as a fraction of the layer's max |reference|; nil = the derived `ToleranceBudget`.
+        /// Allowed deviation as a fraction of the layer's max |reference|, replacing the control-based rule
+        /// of `ToleranceBudget`; nil = that rule.
         public var relativeTolerance: Double?
-        /// Run the folded network with float16 weights and float16 storage between layers.
+        /// Also judge float16 weights and float16 storage between layers (folded against the original in
+        /// that precision); the fold is judged in float32 either way.
         public var float16: Bool
         /// Detection score threshold (objectness x class probability).
         public var detectionThreshold: Float

@@ -14,12 +14,17 @@ struct SeedWeightsCommand: ParsableCommand {
     @Option(help: "Seed of the SplitMix64 generator.")
     var seed: UInt64 = 1
 
+    @Option(help: "Value distributions: uniform (default), he (He-normal weights, batch-norm statistics drawn independently of the activations), wide (uniform weights, variances 1e-8 to 10). See Docs/CLI.md.")
+    var generator: DarknetWeightGenerator = .uniform
+
     @Option(help: "Output .weights file.")
     var out: String
 
     func run() throws {
-        try DarknetSeededWeights.write(cfgPath: cfg, seed: seed, to: out)
+        try DarknetSeededWeights.write(cfgPath: cfg, seed: seed, generator: generator, to: out)
         let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
-        print("wrote \(out) (\(size) bytes, seed \(seed))")
+        print("wrote \(out) (\(size) bytes, seed \(seed), generator \(generator.rawValue))")
     }
 }
+
+extension DarknetWeightGenerator: ExpressibleByArgument {}

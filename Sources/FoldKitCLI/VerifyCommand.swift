@@ -6,7 +6,7 @@ import Foundation
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Compare the original network (float64) with the folded one (float32 or float16), layer by layer, and their boxes.",
+        abstract: "Compare the folded network (float32 or float16) with the original (float64) layer by layer, against what the original itself deviates in that precision, and their boxes.",
         discussion: "Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked and over tolerance or blobs changed.")
 
     @OptionGroup var model: ModelArguments
@@ -19,10 +19,10 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Allowed absolute deviation per layer, in output units.")
     var atol: Double = 0
 
-    @Option(help: "Allowed deviation as a fraction of each layer's largest |reference| value (default: a budget derived from float32/float16 roundoff and accumulation length).")
+    @Option(help: "Allowed deviation as a fraction of each layer's largest |reference| value, replacing the default rule (K x the control run's deviation, an analytic floor, and what clamps carry over; see Docs/Verify.md).")
     var rtol: Double?
 
-    @Flag(help: "Run the folded network with float16 weights and float16 storage between layers (MPSImage half textures).")
+    @Flag(help: "Also run the folded and the original network with float16 weights and float16 storage between layers (MPSImage half textures) and judge that precision too; the fold is still judged in float32.")
     var fp16 = false
 
     @Option(help: "Detection score threshold (objectness x class probability).")
@@ -41,7 +41,7 @@ struct VerifyCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
-        // The reference pass reuses what the folded pass's compared outputs freed, without faulting in fresh
+        // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
         // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
         ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
         let (original, given) = try input.load(model)

@@ -58,20 +58,24 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
                     hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .biasOverflow, channels: over, magnitude: over.map { abs(bias[$0]) }.max() ?? 0))
                 }
             }
-            if let outputs, layer.index < outputs.count {
-                let values = outputs[layer.index]
-                let plane = max(layer.outputShape.planeSize, 1)
-                var channels: [Int] = []
-                var largest: Float = 0
-                for c in 0..<layer.outputShape.channels {
-                    var m: Float = 0
-                    for i in (c * plane)..<min((c + 1) * plane, values.count) { m = max(m, abs(values[i])) }
-                    if m > Float16Hazard.largest { channels.append(c); largest = max(largest, m) }
-                }
-                if !channels.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .activationOverflow, channels: channels, magnitude: largest)) }
+            if let outputs, layer.index < outputs.count, let hazard = activationHazard(layer: layer, output: outputs[layer.index]) {
+                hazards.append(hazard)
             }
         }
         return hazards
+    }
+
+    /// The channels of one layer's output (channel-major) beyond float16's range, or nil.
+    public static func activationHazard(layer: Layer, output values: [Float]) -> Float16Hazard? {
+        let plane = max(layer.outputShape.planeSize, 1)
+        var channels: [Int] = []
+        var largest: Float = 0
+        for c in 0..<layer.outputShape.channels {
+            var m: Float = 0
+            for i in (c * plane)..<min((c + 1) * plane, values.count) { m = max(m, abs(values[i])) }
+            if m > Float16Hazard.largest { channels.append(c); largest = max(largest, m) }
+        }
+        return channels.isEmpty ? nil : Float16Hazard(layer: layer.index, name: layer.name, kind: .activationOverflow, channels: channels, magnitude: largest)
     }
 
     /// One line per hazard, channels abbreviated after 12.

@@ -1,13 +1,12 @@
 import FoldKitCore
 
-/// How far one layer's candidate output is from the reference output.
+/// How far one layer's candidate output is from the reference output (the statistics; the verdict on
+/// them is `LayerVerdict`'s).
 ///
 /// - `maxAbsDeviation` = max_i |candidate_i - reference_i| (output units); mean, median and p99 beside it
 /// - `relativeDeviation` = maxAbsDeviation / max_i |reference_i|: the deviation as a fraction of the
 ///   layer's largest reference value (0 when both are 0). It is also the smallest `--rtol` (with
 ///   `--atol 0`) under which this layer would pass.
-/// - `allowed` = atol + relativeTolerance * max|reference|; the layer passes when maxAbsDeviation <= allowed.
-///   `relativeTolerance` is either the user's `--rtol` or the derived budget (see `ToleranceBudget`).
 public struct LayerDeviation: Codable, Equatable, Sendable {
     /// Where the largest deviation is: channel, row, column of the C x H x W output.
     public struct Location: Codable, Equatable, Sendable {
@@ -16,11 +15,6 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
         public var x: Int
     }
 
-    public var index: Int
-    public var name: String
-    public var type: String
-    /// [C, H, W]
-    public var shape: [Int]
     public var maxAbsReference: Double
     public var maxAbsDeviation: Double
     public var relativeDeviation: Double
@@ -28,10 +22,6 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     public var medianAbsDeviation: Double
     public var p99AbsDeviation: Double
     public var at: Location
-    /// The relative tolerance applied to this layer (user's --rtol or the derived budget).
-    public var relativeTolerance: Double
-    public var allowed: Double
-    public var pass: Bool
 
     /// Compares `candidate` against `reference` element by element (NaN or infinity in either where the
     /// other is finite counts as an infinite deviation). Median and p99 are exact order statistics
@@ -45,7 +35,7 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     @_specialize(where R == Float, C == Float)
     @_specialize(where R == Double, C == Double)
     public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
-        layer: Layer, reference: [R], candidate: [C], atol: Double, rtol: Double
+        layer: Layer, reference: [R], candidate: [C]
     ) -> LayerDeviation {
         let shape = layer.outputShape
         let n = min(reference.count, candidate.count)
@@ -97,14 +87,11 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
         }
         if reference.count != candidate.count { maxDev = .infinity }
         let plane = max(shape.height * shape.width, 1)
-        let allowed = atol + rtol * maxRef
         return LayerDeviation(
-            index: layer.index, name: layer.name, type: layer.kind.typeName,
-            shape: [shape.channels, shape.height, shape.width], maxAbsReference: maxRef, maxAbsDeviation: maxDev,
+            maxAbsReference: maxRef, maxAbsDeviation: maxDev,
             relativeDeviation: maxRef > 0 ? maxDev / maxRef : (maxDev == 0 ? 0 : .infinity),
             meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: median, p99AbsDeviation: p99,
-            at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)),
-            relativeTolerance: rtol, allowed: allowed, pass: maxDev <= allowed)
+            at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)))
     }
 
     /// Elements per partial sum of the mean (see `measure`).
@@ -171,18 +158,5 @@ struct ChunkStatistics {
             if b == buckets.0 { first.append(d) } else if b == buckets.1 { second.append(d) }
         }
         return (first, second)
-    }
-}
-
-/// A per-layer maximum deviation, for the separate fold / float16 storage breakdown.
-public struct DeviationSummary: Codable, Equatable, Sendable {
-    public var index: Int
-    public var maxAbsDeviation: Double
-    public var relativeDeviation: Double
-
-    public init(_ d: LayerDeviation) {
-        index = d.index
-        maxAbsDeviation = d.maxAbsDeviation
-        relativeDeviation = d.relativeDeviation
     }
 }

@@ -6,7 +6,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     public struct Tolerance: Codable, Equatable, Sendable {
         /// atol, in output units.
         public var absolute: Double
-        /// rtol as a fraction of each layer's max |reference|; null when the derived budget applies.
+        /// rtol as a fraction of each layer's max |reference|; null when the control-based rule applies.
         public var relative: Double?
         public var rule: String
     }
@@ -15,6 +15,8 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         public var index: Int
         public var name: String
         public var type: String
+        /// The precision the layer failed in (top-level `firstLayerOverTolerance` only).
+        public var precision: VerificationPrecision?
     }
 
     public var tool: String
@@ -29,13 +31,15 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// What is checked: "folded network, float32" or with float16 storage.
     public var candidate: String
     public var tolerance: Tolerance
-    /// Candidate against reference, per layer: the verdict's basis.
-    public var layers: [LayerDeviation]
-    /// With float16: the folded float32 network against the reference (the fold's own error).
-    public var foldDeviation: [DeviationSummary]?
-    /// With float16: the float16 network against the folded float32 one (what half storage adds).
-    public var float16StorageDeviation: [DeviationSummary]?
+    /// The per-layer verdict in each precision checked: float32, and with --fp16 float16 storage after it
+    /// (the fold is judged in float32 in both modes).
+    public var precisions: [PrecisionVerdict]
+    /// The first layer over tolerance: in float32 if any fails there, else in float16 storage.
     public var firstLayerOverTolerance: LayerRef?
+    /// With --fp16, when float16 storage fails: the float16 range hazards at or before its first failing
+    /// layer, named as the cause, values past 65504 before subnormal weights (empty when there is none:
+    /// the deviation is not a range problem).
+    public var float16FailureCause: [Float16Hazard]?
     /// Boxes of the original and folded networks, for detectors.
     public var detections: DetectionComparison?
     /// Blob files that are missing, truncated or changed (verify --blobs).
@@ -47,6 +51,44 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// "pass" or "fail".
     public var verdict: String
 
+    /// The report of one run of `Verifier.verify`.
+    public init(original: Network, input: ModelInput, options: Verifier.Options, verdicts: [PrecisionVerdict], detections: DetectionComparison?,
+                blobProblems: [BlobReader.Problem], float16Hazards: [Float16Hazard]?, timings: [Timing]) {
+        tool = "foldkit verify"
+        version = 2
+        format = original.format.rawValue
+        files = original.sourceFiles
+        bnEpsilon = original.epsilonConvention.epsilon
+        bnEpsilonMode = original.epsilonConvention.placement.rawValue
+        self.input = input.origin
+        reference = "original network (batch norm unfolded), float64 arithmetic"
+        candidate = options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32"
+        let safety = ToleranceBudget.safety
+        tolerance = Tolerance(
+            absolute: options.absoluteTolerance, relative: options.relativeTolerance,
+            rule: options.relativeTolerance == nil
+                ? "max|candidate - reference| <= atol + max(floor, K x max|control - reference|, carried), per layer and precision, "
+                    + "K = \(ToleranceBudget.controlFactor(.float32)) in float32, \(ToleranceBudget.controlFactor(.float16Storage)) with float16 storage; "
+                    + "control = the original network in the candidate's precision; floor = \(safety) x u x sqrt(accumulation length) x max|reference| "
+                    + "(float16 storage: \(safety) x 2^-11 x max|reference|); carried = the inputs' allowances, through layers with |f'| <= 1"
+                : "max|candidate - reference| <= atol + rtol * max|reference|, per layer and precision")
+        precisions = verdicts
+        let failing = verdicts.first { !$0.pass }
+        firstLayerOverTolerance = failing.flatMap { verdict in
+            verdict.firstLayerOverTolerance.map { LayerRef(index: $0.index, name: $0.name, type: $0.type, precision: verdict.precision) }
+        }
+        if let half = verdicts.first(where: { $0.precision == .float16Storage }), let first = half.firstLayerOverTolerance {
+            // Values past 65504 first (they turn into infinities), then subnormal weights (precision lost).
+            let upstream = (float16Hazards ?? []).filter { $0.layer <= first.index }
+            float16FailureCause = upstream.filter { $0.kind != .weightSubnormal } + upstream.filter { $0.kind == .weightSubnormal }
+        }
+        self.detections = detections
+        self.blobProblems = blobProblems.isEmpty ? nil : blobProblems
+        self.float16Hazards = float16Hazards
+        self.timings = timings
+        verdict = failing == nil && (detections?.acceptable ?? true) && blobProblems.isEmpty ? "pass" : "fail"
+    }
+
     public struct Timing: Codable, Equatable, Sendable {
         public var phase: String
         public var seconds: Double
@@ -57,36 +99,33 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// How many boxes the text report lists (strongest first).
     public static let printedBoxes = 30
 
-    /// The human-readable report: one row per layer, units in the header, verdict last.
+    /// The human-readable report: per precision one row per layer, units in the header, verdict last.
     public func text() -> String {
         var lines: [String] = []
         lines.append("reference: \(reference)")
         lines.append("candidate: \(candidate)")
         lines.append("input: \(input); batch norm: epsilon \(bnEpsilon) \(bnEpsilonMode == "inside" ? "inside, sqrt(var + eps)" : "outside, sqrt(var) + eps")")
-        lines.append("dev = |candidate - reference| in output units; rel = max dev / max |ref| of the layer (= the smallest --rtol that passes it)")
-        lines.append("tolerance: \(tolerance.rule)\(tolerance.relative == nil ? "" : " (absolute \(format(tolerance.absolute)), relative \(format(tolerance.relative ?? 0)))")")
-        lines.append("")
-        let header = ["layer", "type", "shape CxHxW", "max|ref|", "max dev", "rel", "mean dev", "p99 dev", "at (c,y,x)", "allowed rel", ""]
-        var rows: [[String]] = [header]
-        for layer in layers {
-            rows.append([
-                layer.name == String(layer.index) ? String(layer.index) : "\(layer.index) \(layer.name)",
-                layer.type, layer.shape.map(String.init).joined(separator: "x"),
-                format(layer.maxAbsReference), format(layer.maxAbsDeviation), format(layer.relativeDeviation),
-                format(layer.meanAbsDeviation), format(layer.p99AbsDeviation), "(\(layer.at.channel),\(layer.at.y),\(layer.at.x))",
-                format(layer.relativeTolerance), layer.pass ? "ok" : "OVER",
-            ])
-        }
-        let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
-        }
-        if let fold = foldDeviation, let storage = float16StorageDeviation {
-            let worstFold = fold.max { $0.relativeDeviation < $1.relativeDeviation }
-            let worstStorage = storage.max { $0.relativeDeviation < $1.relativeDeviation }
+        lines.append("control dev = max |control - reference|, max dev = max |candidate - reference|, in output units; rel = max dev / max |ref| of the layer")
+        lines.append("tolerance: \(tolerance.rule) (atol \(format(tolerance.absolute))\(tolerance.relative.map { ", rtol \(format($0))" } ?? ""))")
+        for verdict in precisions {
             lines.append("")
-            lines.append("error sources: fold alone (float32 folded vs reference) worst rel \(format(worstFold?.relativeDeviation ?? 0)) at layer \(worstFold?.index ?? 0); "
-                + "float16 storage alone (float16 vs float32 folded) worst rel \(format(worstStorage?.relativeDeviation ?? 0)) at layer \(worstStorage?.index ?? 0)")
+            lines.append("\(verdict.precision.rawValue): control = \(verdict.control); candidate = \(verdict.candidate); K = \(verdict.controlFactor)")
+            let header = ["layer", "type", "shape CxHxW", "max|ref|", "control dev", "max dev", "rel", "mean dev", "p99 dev", "at (c,y,x)", "allowed", "by", ""]
+            var rows: [[String]] = [header]
+            for layer in verdict.layers {
+                let d = layer.candidate
+                rows.append([
+                    layer.name == String(layer.index) ? String(layer.index) : "\(layer.index) \(layer.name)",
+                    layer.type, layer.shape.map(String.init).joined(separator: "x"),
+                    format(d.maxAbsReference), format(layer.control.maxAbsDeviation), format(d.maxAbsDeviation), format(d.relativeDeviation),
+                    format(d.meanAbsDeviation), format(d.p99AbsDeviation), "(\(d.at.channel),\(d.at.y),\(d.at.x))",
+                    format(layer.allowed), layer.allowedBy, layer.pass ? "ok" : "OVER",
+                ])
+            }
+            let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                lines.append(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            }
         }
         if let hazards = float16Hazards {
             lines.append("")
@@ -134,12 +173,24 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         lines.append("")
         lines.append("time: " + timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
         if passed {
-            let worst = layers.map(\.relativeDeviation).max() ?? 0
-            lines.append("PASS: all \(layers.count) layers within tolerance (largest relative deviation \(format(worst)))")
+            let layers = precisions.flatMap(\.layers)
+            let worst = layers.map(\.candidate.relativeDeviation).max() ?? 0
+            let closest = layers.map { $0.allowed > 0 ? $0.candidate.maxAbsDeviation / $0.allowed : 0 }.max() ?? 0
+            lines.append("PASS: all \(precisions.first?.layers.count ?? 0) layers within tolerance in \(precisions.map(\.precision.rawValue).joined(separator: " and ")) "
+                + "(largest relative deviation \(format(worst)); largest max dev / allowed \(format(closest)))")
         } else {
             var reasons: [String] = []
-            if let first = firstLayerOverTolerance {
-                reasons.append("\(layers.filter { !$0.pass }.count) of \(layers.count) layers over tolerance; first: layer \(first.index) '\(first.name)' (\(first.type))")
+            for verdict in precisions {
+                guard let first = verdict.firstLayerOverTolerance else { continue }
+                var reason = "\(verdict.precision.rawValue): \(verdict.layers.filter { !$0.pass }.count) of \(verdict.layers.count) layers over tolerance; "
+                    + "first: layer \(first.index) '\(first.name)' (\(first.type))"
+                if verdict.precision == .float16Storage, let causes = float16FailureCause {
+                    reason += causes.isEmpty
+                        ? " (no float16 range hazard at or before it)"
+                        : "; cause: float16 range hazard: " + causes.prefix(3).map(\.text).joined(separator: "; ")
+                            + (causes.count > 3 ? "; ... (\(causes.count) hazards)" : "")
+                }
+                reasons.append(reason)
             }
             if detections?.acceptable == false { reasons.append("boxes differ") }
             if let problems = blobProblems { reasons.append("\(problems.count) blob problem(s): \(problems.map(\.tensor).joined(separator: ", "))") }

@@ -1,15 +1,18 @@
 import Dispatch
 import FoldKitCore
 
-/// Runs the original network (batch norm unfolded, float64) and the folded network (float32, or
-/// float16 storage) on the same input, compares every layer's output, and, for detectors, the boxes.
+/// Runs the original network (batch norm unfolded, float64), the control (the original network in the
+/// candidate's precision) and the folded network (float32, and with float16 storage) on the same input,
+/// judges every layer's output (`ToleranceBudget`), and, for detectors, compares the boxes.
 public enum Verifier {
     public struct Options: Sendable {
         /// Allowed absolute deviation, output units.
         public var absoluteTolerance: Double
-        /// Allowed deviation as a fraction of the layer's max |reference|; nil = the derived `ToleranceBudget`.
+        /// Allowed deviation as a fraction of the layer's max |reference|, replacing the control-based rule
+        /// of `ToleranceBudget`; nil = that rule.
         public var relativeTolerance: Double?
-        /// Run the folded network with float16 weights and float16 storage between layers.
+        /// Also judge float16 weights and float16 storage between layers (folded against the original in
+        /// that precision); the fold is judged in float32 either way.
         public var float16: Bool
         /// Detection score threshold (objectness x class probability).
         public var detectionThreshold: Float
@@ -36,9 +39,9 @@ public enum Verifier {
         }
     }
 
-    /// Called as each layer of a pass finishes: (pass, layers done, layer count). The passes, in order:
-    /// "folded pass (float32)", "folded pass (float16 storage)" (with `Options.float16`), "reference pass
-    /// (float64)" (which includes comparing each layer).
+    /// Called as each layer finishes in every pass: (phase, layers done, layer count). The passes advance
+    /// in lockstep, so there is one phase: "passes (reference float64, control and folded float32)" (with
+    /// `Options.float16` also "and float16 storage").
     public typealias Progress = LayerProgress
 
     /// `original` must be the unfolded network as read; `folded` its folded form (from `FoldBatchNorm`
@@ -51,87 +54,90 @@ public enum Verifier {
     }
 
     /// As `verify(original:folded:...)`, building the folded network with `makeFolded` (e.g. by folding
-    /// `original`), so that its weights can be released before the reference pass.
+    /// `original`).
     ///
-    /// Order, chosen for memory: the folded network runs first and its float32 outputs are kept (4 bytes a
-    /// value); then the float64 reference runs with its parameters read layer by layer
-    /// (`ExecutorOptions.streamParameters`, no Double copy of the weights), and every layer is compared
-    /// the moment it is computed, so a float64 output is held only while later layers read it, and each
-    /// float32 output is dropped once compared. At most one copy of the weights is held at a time.
+    /// Passes: the float64 reference (original network), and per precision checked (float32; with
+    /// `Options.float16` also float16 storage) the control (original network in that precision) and the
+    /// candidate (folded network in that precision). They advance in lockstep, one layer of each at a time,
+    /// and each layer is judged (`PrecisionJudge`) the moment every pass has computed it, so each pass holds
+    /// only the outputs later layers still read: memory is bounded by the live activations, not by every
+    /// layer's output. Parameters are read layer by layer (`ExecutorOptions.streamParameters`): no Double
+    /// or transformed copy of the weights is held beside the networks themselves.
     public static func verify(
         original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = [],
         progress: Progress? = nil
     ) throws -> VerificationReport {
         let layerCount = original.layers.count
-        func passProgress(_ pass: String) -> ((Int, [Float]) -> Void)? {
-            progress.map { report in { index, _ in report(pass, index + 1, layerCount) } }
-        }
         var clock = PhaseClock()
-        // Both passes read the weights lazily: they must read the same version of the files.
+        // Every pass reads the weights lazily: they must all read the same version of the files.
         let snapshot = SourceFileSnapshot(original.sourceFiles)
         let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
-        var float32: [[Float]]
-        var float16: [[Float]]?
-        var hazards: [Float16Hazard]?
+        let folded = try makeFolded()
+        clock.lap("fold")
+        guard original.layers.count == folded.layers.count else {
+            throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
+        }
+        let precisions: [VerificationPrecision] = options.float16 ? [.float32, .float16Storage] : [.float32]
+        var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
+
+        // The passes, started; the reference keeps only what later layers read.
+        let reference = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true))
+            .start(input: input.values.map(Double.init), retention: .outputsOnly)
+        var controls: [ExecutorPass<Float>] = [], candidates: [ExecutorPass<Float>] = []
+        for precision in precisions {
+            controls.append(try Executor<Float>(network: original, options: precision.executorOptions).start(input: input.values, retention: .outputsOnly))
+            candidates.append(try Executor<Float>(network: folded, options: precision.executorOptions).start(input: input.values, retention: .outputsOnly))
+        }
+        var judges = precisions.map {
+            PrecisionJudge(precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,
+                           relativeTolerance: options.relativeTolerance)
+        }
+        let phase = "passes (reference float64, control and folded float32\(options.float16 ? " and float16 storage" : ""))"
+        var referenceHeads = [[Float]](repeating: [], count: layerCount)
+        var candidateHeads = [[Float]](repeating: [], count: layerCount)
+        var seconds = (reference: 0.0, control: 0.0, candidate: 0.0, comparison: 0.0)
+        for index in 0..<layerCount {
+            var start = DispatchTime.now()
+            guard let (_, referenceOutput) = try reference.next() else { break }
+            seconds.reference += PhaseClock.seconds(since: start)
+            for p in precisions.indices {
+                start = DispatchTime.now()
+                guard let (_, control) = try controls[p].next() else { break }
+                seconds.control += PhaseClock.seconds(since: start)
+                start = DispatchTime.now()
+                guard let (_, candidate) = try candidates[p].next() else { break }
+                seconds.candidate += PhaseClock.seconds(since: start)
+                start = DispatchTime.now()
+                _ = judges[p].judge(index: index, reference: referenceOutput, control: control, candidate: candidate)
+                if precisions[p] == .float32, options.float16, let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate) {
+                    hazards?.append(hazard)
+                }
+                if case .detection = original.layers[index].kind { candidateHeads[index] = candidate }
+                seconds.comparison += PhaseClock.seconds(since: start)
+            }
+            if case .detection = original.layers[index].kind { referenceHeads[index] = referenceOutput.map(Float.init) }
+            progress?(phase, index + 1, layerCount)
+        }
+        let verdicts = judges.map(\.result)
+        guard verdicts.allSatisfy({ $0.layers.count == layerCount }) else {
+            throw FoldKitError(.badInput, "a pass did not produce every layer", expected: "\(layerCount)",
+                               found: "\(verdicts.map(\.layers.count).min() ?? 0)")
+        }
+        hazards?.sort { ($0.layer, $0.kind.rawValue) < ($1.layer, $1.kind.rawValue) }
+
         var candidateBoxes = DecodedBoxes(boxes: [])
         var boxSeconds = 0.0
-        do {
-            let folded = try makeFolded()
-            clock.lap("fold")
-            guard original.layers.count == folded.layers.count else {
-                throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
-            }
-            // One pass each: parameters prepared layer by layer (no second copy of the weights, transformed or not).
-            float32 = try Executor<Float>(network: folded, options: ExecutorOptions(streamParameters: true))
-                .run(input: input.values, retention: .all, observe: passProgress("folded pass (float32)"))
-            clock.lap("folded pass (float32)")
-            float16 = options.float16
-                ? try Executor<Float>(network: folded, options: ExecutorOptions(float16Storage: true, streamParameters: true))
-                    .run(input: input.values, retention: .all, observe: passProgress("folded pass (float16 storage)"))
-                : nil
-            if options.float16 { clock.lap("folded pass (float16 storage)") }
-            hazards = options.float16 ? try Float16Hazard.scan(folded: folded, outputs: float32) : nil
-            if isDetector {
-                let start = DispatchTime.now()
-                candidateBoxes = DetectionDecoder.decodeHeads(network: folded, outputs: float16 ?? float32, threshold: options.detectionThreshold,
-                                                              networkName: "candidate")
-                boxSeconds += PhaseClock.seconds(since: start)
-            }
-            clock.lap("")
-        }
-
-        // The reference pass, each layer compared as soon as it is computed.
-        let budgets = ToleranceBudget.relativeBudgets(for: original, float16: options.float16)
-        var measured = [LayerDeviation?](repeating: nil, count: layerCount)
-        var foldOnly = [DeviationSummary?](repeating: nil, count: layerCount)
-        var storageOnly = [DeviationSummary?](repeating: nil, count: layerCount)
-        var referenceHeads = [[Float]](repeating: [], count: layerCount)
-        var comparisonSeconds = 0.0
-        let referenceExecutor = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true))
-        _ = try referenceExecutor.run(input: input.values.map(Double.init), retention: .outputsOnly) { index, reference in
+        if isDetector {
             let start = DispatchTime.now()
-            let layer = original.layers[index]
-            let candidate = float16?[index] ?? float32[index]
-            measured[index] = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate,
-                                                     atol: options.absoluteTolerance, rtol: options.relativeTolerance ?? budgets[index])
-            if let float16 {
-                foldOnly[index] = DeviationSummary(.measure(layer: layer, reference: reference, candidate: float32[index], atol: 0, rtol: 0))
-                storageOnly[index] = DeviationSummary(.measure(layer: layer, reference: float32[index], candidate: float16[index], atol: 0, rtol: 0))
-            }
-            if case .detection = layer.kind { referenceHeads[index] = reference.map(Float.init) }
-            // Compared: the folded outputs of this layer are no longer needed.
-            float32[index] = []
-            float16?[index] = []
-            comparisonSeconds += PhaseClock.seconds(since: start)
-            progress?("reference pass (float64)", index + 1, layerCount)
+            candidateBoxes = DetectionDecoder.decodeHeads(network: folded, outputs: candidateHeads, threshold: options.detectionThreshold,
+                                                          networkName: "candidate")
+            boxSeconds += PhaseClock.seconds(since: start)
         }
-        clock.lap("reference pass (float64)", excluding: comparisonSeconds)
-        clock.record("layer comparison", seconds: comparisonSeconds)
-        let layers = measured.compactMap { $0 }
-        guard layers.count == layerCount else {
-            throw FoldKitError(.badInput, "the reference pass did not produce every layer", expected: "\(layerCount)", found: "\(layers.count)")
-        }
-
+        clock.lap("")
+        clock.record("reference pass (float64)", seconds: seconds.reference)
+        clock.record("control passes (original network)", seconds: seconds.control)
+        clock.record("folded passes", seconds: seconds.candidate)
+        clock.record("layer comparison", seconds: seconds.comparison)
         var detections: DetectionComparison?
         if isDetector {
             let referenceBoxes = DetectionDecoder.decodeHeads(network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
@@ -143,23 +149,9 @@ public enum Verifier {
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
         try snapshot.checkUnchanged()
-        let first = layers.first { !$0.pass }
-        let pass = first == nil && (detections?.acceptable ?? true) && blobProblems.isEmpty
         return VerificationReport(
-            tool: "foldkit verify", version: 1, format: original.format.rawValue, files: original.sourceFiles,
-            bnEpsilon: original.epsilonConvention.epsilon, bnEpsilonMode: original.epsilonConvention.placement.rawValue,
-            input: input.origin, reference: "original network (batch norm unfolded), float64 arithmetic",
-            candidate: options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32",
-            tolerance: .init(
-                absolute: options.absoluteTolerance, relative: options.relativeTolerance,
-                rule: options.relativeTolerance == nil
-                    ? "max|candidate - reference| <= absolute + budget * max|reference| per layer; budget = carried input budget + \(ToleranceBudget.safety) x unit roundoff x sqrt(accumulation length)"
-                    : "max|candidate - reference| <= absolute + relative * max|reference|, per layer"),
-            layers: layers, foldDeviation: options.float16 ? foldOnly.compactMap { $0 } : nil,
-            float16StorageDeviation: options.float16 ? storageOnly.compactMap { $0 } : nil,
-            firstLayerOverTolerance: first.map { .init(index: $0.index, name: $0.name, type: $0.type) },
-            detections: detections, blobProblems: blobProblems.isEmpty ? nil : blobProblems, float16Hazards: hazards,
-            timings: clock.laps, verdict: pass ? "pass" : "fail")
+            original: original, input: input, options: options, verdicts: verdicts, detections: detections,
+            blobProblems: blobProblems, float16Hazards: hazards, timings: clock.laps)
     }
 }
 

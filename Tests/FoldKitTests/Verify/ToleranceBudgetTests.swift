@@ -1,11 +1,11 @@
 import FoldKit
 import XCTest
 
-/// The default per-layer tolerance of `verify`, recomputed by hand from the documented formula
-/// (Sources/FoldKit/Verify/ToleranceBudget.swift, Docs/Verify.md):
+/// The analytic parts of verify's per-layer tolerance, recomputed by hand from the documented formula
+/// (Sources/FoldKit/Verify/ToleranceBudget.swift, Docs/Verify.md "Tolerance"):
 ///
-///     local(layer)  = 16 * u * sqrt(K)            u = 2^-24 (float32) or 2^-11 (float16), plus 16 * 2^-11 with float16 storage
-///     budget(layer) = max over inputs budget(input) + local(layer)   (the network input has budget 0)
+///     floor(layer) = 16 * u * sqrt(K) * max|ref|   (float32, u = 2^-24);  16 * 2^-11 * max|ref| (float16 storage)
+///     carried(layer) = gain * (largest or sum of the inputs' allowances) + floor, for layers with gain <= 1
 final class ToleranceBudgetTests: XCTestCase {
     typealias S = RuntimeTestSupport
 
@@ -43,40 +43,41 @@ final class ToleranceBudgetTests: XCTestCase {
         XCTAssertEqual(net.layers.map { ToleranceBudget.accumulationLength($0, network: net) }, [27, 1, 4, 2, 18, 16, 4, 3, 1])
     }
 
-    func testFloat32BudgetsFollowTheGraph() throws {
-        let u = 0x1.0p-24
-        func local(_ k: Double) -> Double { 16 * u * k.squareRoot() }
-        let b0 = local(27)
-        let b1 = b0 + local(1)
-        let b2 = b0 + local(4)
-        let b3 = max(b1, b2) + local(2)   // the larger of the two inputs' budgets carries through
-        let b4 = b3 + local(18)
-        let b5 = b4 + local(16)
-        let b6 = b5 + local(4)
-        let b7 = b6 + local(3)
-        let b8 = b6 + local(1)            // reads layer 6, not 7
-        let expected = [b0, b1, b2, b3, b4, b5, b6, b7, b8]
-        let found = ToleranceBudget.relativeBudgets(for: try network(), float16: false)
-        XCTAssertEqual(found.count, expected.count)
-        for (i, (f, e)) in zip(found, expected).enumerated() {
-            XCTAssertEqual(f, e, accuracy: 1e-12 * e, "layer \(i)")
+    /// floor(layer) = 16 * u * sqrt(K) in float32 (u = 2^-24), 16 * 2^-11 with float16 storage.
+    func testFloorCoefficients() throws {
+        let net = try network()
+        let k: [Double] = [27, 1, 4, 2, 18, 16, 4, 3, 1]
+        for (i, layer) in net.layers.enumerated() {
+            XCTAssertEqual(ToleranceBudget.floorCoefficient(layer, network: net, precision: .float32), 16 * 0x1.0p-24 * k[i].squareRoot(),
+                           accuracy: 1e-15, "layer \(i)")
+            XCTAssertEqual(ToleranceBudget.floorCoefficient(layer, network: net, precision: .float16Storage), 16 * 0x1.0p-11, "layer \(i)")
         }
         // Spot value written out: 16 * 2^-24 * sqrt(27) = 4.95544e-6.
-        XCTAssertEqual(found[0], 4.95544e-6, accuracy: 1e-10)
+        XCTAssertEqual(ToleranceBudget.floorCoefficient(net.layers[0], network: net, precision: .float32), 4.95544e-6, accuracy: 1e-10)
     }
 
-    func testFloat16BudgetsAddStorageRounding() throws {
-        let u = 0x1.0p-11
-        func local(_ k: Double) -> Double { 16 * u * k.squareRoot() + 16 * u }
-        let b0 = local(27), b1 = b0 + local(1), b2 = b0 + local(4), b3 = max(b1, b2) + local(2)
-        let b4 = b3 + local(18), b5 = b4 + local(16), b6 = b5 + local(4)
-        let expected = [b0, b1, b2, b3, b4, b5, b6, b6 + local(3), b6 + local(1)]
-        let found = ToleranceBudget.relativeBudgets(for: try network(), float16: true)
-        XCTAssertEqual(found.count, expected.count)
-        for (i, (f, e)) in zip(found, expected).enumerated() {
-            XCTAssertEqual(f, e, accuracy: 1e-12 * e, "layer \(i)")
-        }
-        // 16 * 2^-11 * (sqrt(27) + 1) = 0.0484074
-        XCTAssertEqual(found[0], 0.0484074, accuracy: 1e-7)
+    /// Which layers carry their inputs' allowances (cannot grow an absolute error) and how they combine.
+    func testCarryGains() throws {
+        let net = try network()
+        let gains = net.layers.map { ToleranceBudget.carryGain($0).map { "\($0.gain) \($0.combination)" } ?? "none" }
+        // conv, maxpool, avgpool, shortcut (sum of inputs), grouped conv, global average pool, connected,
+        // softmax (Jacobian max-norm <= 1/2), leaky 0.1 (slopes 1 and 0.1).
+        XCTAssertEqual(gains, ["none", "1.0 largest", "1.0 largest", "1.0 sum", "none", "1.0 largest", "none", "0.5 largest", "1.0 largest"])
+    }
+
+    /// sup |f'| per activation: at most 1 carries, more than 1 (swish, mish, gelu, selu, leaky slope > 1) does not.
+    func testLipschitzBounds() {
+        XCTAssertEqual(ToleranceBudget.lipschitzBound(.relu6), 1)
+        XCTAssertEqual(ToleranceBudget.lipschitzBound(.logistic), 0.25)
+        XCTAssertEqual(ToleranceBudget.lipschitzBound(.tanh), 1)
+        XCTAssertEqual(ToleranceBudget.lipschitzBound(.leaky(slope: 0.1)), 1)
+        XCTAssertNil(ToleranceBudget.lipschitzBound(.leaky(slope: 1.5)))
+        XCTAssertNil(ToleranceBudget.lipschitzBound(.mish))
+        XCTAssertNil(ToleranceBudget.lipschitzBound(.swish))
+    }
+
+    func testControlFactors() {
+        XCTAssertEqual(ToleranceBudget.controlFactor(.float32), 8)
+        XCTAssertEqual(ToleranceBudget.controlFactor(.float16Storage), 16)
     }
 }

@@ -12,17 +12,17 @@ public final class Executor<Scalar: ExecutorScalar> {
     public let network: Network
     public let options: ExecutorOptions
 
-    private enum Step {
+    enum Step {
         /// Output is the input array itself (identity, detection heads, dropout).
         case passThrough
         case kernel(any LayerKernel<Scalar>)
     }
 
     /// One prepared step per layer; nil for every layer when parameters are streamed (prepared in `run`).
-    private let steps: [Step?]
-    private let scratchCount: Int
+    let steps: [Step?]
+    let scratchCount: Int
     /// For each layer, the index of the last layer that reads its output (or the layer itself).
-    private let lastReader: [Int]
+    let lastReader: [Int]
     /// The scratch buffer of the previous `run`, kept so that the next run does not fault its pages in again
     /// (tens of MB for im2col and Winograd). A run takes it under the lock; concurrent runs allocate their own.
     /// Not kept with `streamParameters` (meant for a single pass in bounded memory).
@@ -33,7 +33,7 @@ public final class Executor<Scalar: ExecutorScalar> {
         cachedScratch?.deallocate()
     }
 
-    private func takeScratch(_ count: Int) -> UnsafeMutableBufferPointer<Scalar> {
+    func takeScratch(_ count: Int) -> UnsafeMutableBufferPointer<Scalar> {
         scratchLock.lock()
         let cached = cachedScratch
         cachedScratch = nil
@@ -45,7 +45,7 @@ public final class Executor<Scalar: ExecutorScalar> {
         return .allocate(capacity: count)
     }
 
-    private func returnScratch(_ buffer: UnsafeMutableBufferPointer<Scalar>) {
+    func returnScratch(_ buffer: UnsafeMutableBufferPointer<Scalar>) {
         if options.streamParameters {
             buffer.deallocate()
             return
@@ -121,7 +121,7 @@ public final class Executor<Scalar: ExecutorScalar> {
         return inputShapes
     }
 
-    private static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
+    static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
         let inputShapes = try checkedInputShapes(layer, in: network)
         let first = inputShapes[0]
         let output = layer.outputShape
@@ -182,57 +182,26 @@ public final class Executor<Scalar: ExecutorScalar> {
     /// `network.outputIndices` are empty (each is freed once its last reader has run).
     ///
     /// `observe(index, output)`, when given, is called with every layer's output as soon as the layer has
-    /// run, before anything is freed: a caller can inspect every layer while keeping only `.outputsOnly`.
+    /// run: a caller can inspect every layer while keeping only `.outputsOnly`.
     public func run(
         input: [Scalar], retention: OutputRetention = .all, observe: ((Int, [Scalar]) throws -> Void)? = nil
     ) throws -> [[Scalar]] {
-        guard input.count == network.inputShape.count else {
-            throw FoldKitError(.usage, "input has the wrong number of values", file: network.sourceFiles.first,
-                               expected: "\(network.inputShape.count) (\(network.inputShape), channel-major)", found: "\(input.count)")
+        let pass = try start(input: input, retention: retention)
+        while let (index, output) = try pass.next() {
+            try observe?(index, output)
         }
-        let networkInput = options.float16Storage ? input.map { $0.roundedToHalf() } : input
-        let keep = Set(network.outputIndices)
-        var outputs = [[Scalar]](repeating: [], count: network.layers.count)
-        var scratch = takeScratch(scratchCount)
-        defer { returnScratch(scratch) }
-        for (index, layer) in network.layers.enumerated() {
-            let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : outputs[$0] }
-            // Streamed parameters: this layer's are read and converted now, and dropped with `step`.
-            let step = try steps[index] ?? Executor.prepare(layer, in: network, options: options)
-            switch step {
-            case .passThrough:
-                outputs[index] = inputs[0]
-            case .kernel(let kernel):
-                if kernel.scratchCount > scratch.count {
-                    scratch.deallocate()
-                    scratch = .allocate(capacity: kernel.scratchCount)
-                }
-                let count = layer.outputShape.count
-                let buffer = scratch
-                var result = [Scalar](unsafeUninitializedCapacity: count) { output, initialized in
-                    kernel.forward(inputs, into: output, scratch: buffer)
-                    initialized = count
-                }
-                if options.float16Storage { Executor.roundToHalf(&result) }
-                outputs[index] = result
-            }
-            try observe?(index, outputs[index])
-            if retention == .outputsOnly {
-                for source in layer.inputs where source != Network.inputIndex && lastReader[source] == index && !keep.contains(source) {
-                    outputs[source] = []
-                }
-                if lastReader[index] == index && !keep.contains(index) { outputs[index] = [] }
-            }
-        }
-        if retention == .outputsOnly {
-            for index in outputs.indices where !keep.contains(index) { outputs[index] = [] }
-        }
-        return outputs
+        return pass.outputs
+    }
+
+    /// Starts a run that computes one layer per `ExecutorPass.next()`, so that several passes can advance
+    /// in lockstep (see `ExecutorPass`). `retention` as for `run`.
+    public func start(input: [Scalar], retention: OutputRetention = .all) throws -> ExecutorPass<Scalar> {
+        try ExecutorPass(executor: self, input: input, retention: retention)
     }
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
-    private static func roundToHalf(_ values: inout [Scalar]) {
+    static func roundToHalf(_ values: inout [Scalar]) {
         values.withUnsafeMutableBufferPointer { buffer in
             Parallel.forRanges(buffer.count, totalWork: buffer.count) { range in
                 for i in range { buffer[i] = buffer[i].roundedToHalf() }

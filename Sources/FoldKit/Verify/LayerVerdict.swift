@@ -1,0 +1,32 @@
+import FoldKitCore
+
+/// One layer's verdict in one precision: the reference's largest value, the control's deviation
+/// (original network in this precision), the candidate's (folded network in this precision), and the
+/// allowance the candidate's deviation is judged against (see `ToleranceBudget` for the rule):
+///
+///     floor      = analytic rounding floor (output units)
+///     fromControl = K x control.maxAbsDeviation                 (0 when the control is not finite)
+///     carried    = what a non-expanding layer (|f'| <= 1) carries over from its inputs' allowances, or nil
+///     allowed    = atol + max(floor, fromControl, carried)      (atol + rtol x max|ref| with --rtol)
+///     pass       = candidate.maxAbsDeviation <= allowed
+public struct LayerVerdict: Codable, Equatable, Sendable {
+    public var index: Int
+    public var name: String
+    public var type: String
+    /// [C, H, W]
+    public var shape: [Int]
+    /// Original network in this precision against the float64 reference.
+    public var control: ControlDeviation
+    /// Folded network in this precision against the float64 reference (with max |reference|).
+    public var candidate: LayerDeviation
+    public var floor: Double
+    public var fromControl: Double
+    public var carried: Double?
+    public var allowed: Double
+    /// Which term set `allowed`: "floor", "control", "carried" or "rtol".
+    public var allowedBy: String
+    public var pass: Bool
+
+    /// max |reference| of the layer.
+    public var maxAbsReference: Double { candidate.maxAbsReference }
+}

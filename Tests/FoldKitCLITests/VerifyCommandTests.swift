@@ -29,20 +29,41 @@ final class VerifyCommandTests: XCTestCase {
 
     /// Every layer entry: allowed = atol + relativeTolerance * maxAbsReference, pass == (maxAbsDeviation <= allowed),
     /// relativeDeviation = maxAbsDeviation / maxAbsReference.
-    private func checkLayers(_ report: [String: Any], count: Int, atol: Double = 0, file: StaticString = #filePath, line: UInt = #line) throws {
-        let layers = try XCTUnwrap(report["layers"] as? [[String: Any]], file: file, line: line)
-        XCTAssertEqual(layers.count, count, "one entry per layer", file: file, line: line)
-        for (i, layer) in layers.enumerated() {
-            XCTAssertEqual(layer["index"] as? Int, i, file: file, line: line)
-            let reference = try XCTUnwrap(layer["maxAbsReference"] as? Double, "layer \(i)", file: file, line: line)
-            let deviation = try XCTUnwrap(layer["maxAbsDeviation"] as? Double, "layer \(i)", file: file, line: line)
-            let relativeTolerance = try XCTUnwrap(layer["relativeTolerance"] as? Double, "layer \(i)", file: file, line: line)
-            let allowed = try XCTUnwrap(layer["allowed"] as? Double, "layer \(i)", file: file, line: line)
-            XCTAssertTrue(deviation.isFinite && reference.isFinite, "layer \(i): \(deviation) \(reference)", file: file, line: line)
-            XCTAssertEqual(allowed, atol + relativeTolerance * reference, accuracy: 1e-12 * max(allowed, 1), "layer \(i) allowed", file: file, line: line)
-            XCTAssertEqual(layer["pass"] as? Bool, deviation <= allowed, "layer \(i) pass", file: file, line: line)
-            if reference > 0, let relative = layer["relativeDeviation"] as? Double {
-                XCTAssertEqual(relative, deviation / reference, accuracy: 1e-9 * max(relative, 1e-30), "layer \(i)", file: file, line: line)
+    /// The per-precision layer lists of a version-2 report, float32 first.
+    private func precisions(_ report: [String: Any], file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        try XCTUnwrap(report["precisions"] as? [[String: Any]], file: file, line: line)
+    }
+
+    /// Every layer's numbers in every precision agree with the documented rule (Docs/Verify.md "Tolerance"):
+    /// fromControl = K x control deviation, allowed = atol + max(floor, fromControl, carried) (or
+    /// atol + rtol x max|ref| with --rtol), pass = deviation <= allowed, relative = deviation / max|ref|.
+    private func checkLayers(_ report: [String: Any], count: Int, atol: Double = 0, rtol: Double? = nil,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        for precision in try precisions(report, file: file, line: line) {
+            let name = precision["precision"] as? String ?? "?"
+            let factor = try XCTUnwrap(precision["controlFactor"] as? Double, file: file, line: line)
+            let layers = try XCTUnwrap(precision["layers"] as? [[String: Any]], file: file, line: line)
+            XCTAssertEqual(layers.count, count, "\(name): one entry per layer", file: file, line: line)
+            for (i, layer) in layers.enumerated() {
+                let what = "\(name) layer \(i)"
+                XCTAssertEqual(layer["index"] as? Int, i, file: file, line: line)
+                let candidate = try XCTUnwrap(layer["candidate"] as? [String: Any], what, file: file, line: line)
+                let control = try XCTUnwrap(layer["control"] as? [String: Any], what, file: file, line: line)
+                let reference = try XCTUnwrap(candidate["maxAbsReference"] as? Double, what, file: file, line: line)
+                let deviation = try XCTUnwrap(candidate["maxAbsDeviation"] as? Double, what, file: file, line: line)
+                let controlDeviation = try XCTUnwrap(control["maxAbsDeviation"] as? Double, what, file: file, line: line)
+                let floor = try XCTUnwrap(layer["floor"] as? Double, what, file: file, line: line)
+                let fromControl = try XCTUnwrap(layer["fromControl"] as? Double, what, file: file, line: line)
+                let carried = layer["carried"] as? Double ?? 0
+                let allowed = try XCTUnwrap(layer["allowed"] as? Double, what, file: file, line: line)
+                XCTAssertTrue(deviation.isFinite && reference.isFinite && controlDeviation.isFinite, "\(what): \(deviation) \(reference)", file: file, line: line)
+                XCTAssertEqual(fromControl, factor * controlDeviation, accuracy: 1e-12 * max(fromControl, 1e-30), what, file: file, line: line)
+                let expected = rtol.map { atol + $0 * reference } ?? atol + max(floor, fromControl, carried)
+                XCTAssertEqual(allowed, expected, accuracy: 1e-12 * max(allowed, 1e-30), "\(what) allowed", file: file, line: line)
+                XCTAssertEqual(layer["pass"] as? Bool, deviation <= allowed, "\(what) pass", file: file, line: line)
+                if reference > 0, let relative = candidate["relativeDeviation"] as? Double {
+                    XCTAssertEqual(relative, deviation / reference, accuracy: 1e-9 * max(relative, 1e-30), what, file: file, line: line)
+                }
             }
         }
     }
@@ -62,7 +83,7 @@ final class VerifyCommandTests: XCTestCase {
         let r32 = try readJSON(json32), r16 = try readJSON(json16)
         for r in [r32, r16] {
             XCTAssertEqual(r["tool"] as? String, "foldkit verify")
-            XCTAssertEqual(r["version"] as? Int, 1)
+            XCTAssertEqual(r["version"] as? Int, 2)
             XCTAssertEqual(r["format"] as? String, "darknet")
             XCTAssertEqual(r["verdict"] as? String, "pass")
             XCTAssertEqual((r["files"] as? [String])?.count, 2)
@@ -71,19 +92,21 @@ final class VerifyCommandTests: XCTestCase {
         }
         XCTAssertTrue((r16["candidate"] as? String)?.contains("float16") == true, "\(r16["candidate"] ?? "nil")")
         XCTAssertFalse((r32["candidate"] as? String)?.contains("float16") == true)
-        // float16 storage is measured only with --fp16 and changes results visibly (11 significant bits).
-        XCTAssertEqual((r16["float16StorageDeviation"] as? [Any])?.count, network.layers.count)
-        XCTAssertTrue(r32["float16StorageDeviation"] == nil || r32["float16StorageDeviation"] is NSNull)
-        func largestRelative(_ r: [String: Any]) -> Double {
-            ((r["layers"] as? [[String: Any]]) ?? []).compactMap { $0["relativeDeviation"] as? Double }.max() ?? .nan
+        // float16 storage is judged only with --fp16, after float32 (the fold is judged in float32 in both modes),
+        // and changes results visibly (11 significant bits).
+        XCTAssertEqual(try precisions(r32).compactMap { $0["precision"] as? String }, ["float32"])
+        XCTAssertEqual(try precisions(r16).compactMap { $0["precision"] as? String }, ["float32", "float16 storage"])
+        func largestRelative(_ precision: [String: Any]) -> Double {
+            ((precision["layers"] as? [[String: Any]]) ?? []).compactMap { ($0["candidate"] as? [String: Any])?["relativeDeviation"] as? Double }.max() ?? .nan
         }
-        XCTAssertGreaterThan(largestRelative(r16), 1e-5, "float16 should deviate more than float32 rounding")
-        XCTAssertLessThan(largestRelative(r32), 1e-5)
-        // The float16 budget is larger than the float32 one on every layer.
-        let t32 = (r32["layers"] as? [[String: Any]] ?? []).compactMap { $0["relativeTolerance"] as? Double }
-        let t16 = (r16["layers"] as? [[String: Any]] ?? []).compactMap { $0["relativeTolerance"] as? Double }
-        XCTAssertEqual(t32.count, t16.count)
-        for (a, b) in zip(t32, t16) { XCTAssertGreaterThan(b, a) }
+        XCTAssertGreaterThan(largestRelative(try precisions(r16)[1]), 1e-5, "float16 should deviate more than float32 rounding")
+        XCTAssertLessThan(largestRelative(try precisions(r32)[0]), 1e-5)
+        // The float16 floor is larger than the float32 one on every layer.
+        let f32 = (try precisions(r16)[0]["layers"] as? [[String: Any]] ?? []).compactMap { $0["floor"] as? Double }
+        let f16 = (try precisions(r16)[1]["layers"] as? [[String: Any]] ?? []).compactMap { $0["floor"] as? Double }
+        XCTAssertEqual(f32.count, network.layers.count)
+        XCTAssertEqual(f32.count, f16.count)
+        for (a, b) in zip(f32, f16) { XCTAssertGreaterThan(b, a) }
     }
 
     func testStrictToleranceGivesAFailVerdictInJSON() throws {
@@ -94,7 +117,7 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
         let report = try readJSON(json)
         XCTAssertEqual(report["verdict"] as? String, "fail")
-        let layers = try XCTUnwrap(report["layers"] as? [[String: Any]])
+        let layers = try XCTUnwrap(try precisions(report).first?["layers"] as? [[String: Any]])
         let firstFailing = layers.first { $0["pass"] as? Bool == false }
         XCTAssertNotNil(firstFailing)
         let first = report["firstLayerOverTolerance"]
@@ -104,7 +127,7 @@ final class VerifyCommandTests: XCTestCase {
         } else if let index = firstFailing?["index"] as? Int, let named = first as? Int {
             XCTAssertEqual(named, index)
         }
-        try checkLayers(report, count: 9)
+        try checkLayers(report, count: 9, rtol: 1e-15)
     }
 
     func testFixtureModelImageAndDraw() throws {

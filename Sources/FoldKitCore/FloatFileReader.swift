@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Reads little-endian float32 runs from files with positioned reads (no whole-file buffering).
-public enum FloatFileReader {
+package enum FloatFileReader {
     public static func read(_ span: FileSpan) throws -> [Float] {
         let reader = FloatSpanReader()
         return try [Float](unsafeUninitializedCapacity: span.count) { buffer, initialized in

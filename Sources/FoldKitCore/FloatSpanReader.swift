@@ -8,7 +8,7 @@ import Darwin
 /// Reads `FileSpan`s straight into caller memory with `pread(2)`, keeping one open descriptor per file
 /// until it is deallocated, so streaming conversion neither reopens the weights file per tensor nor
 /// copies through `Data`. Not thread-safe: one reader per thread.
-public final class FloatSpanReader {
+package final class FloatSpanReader {
     private var descriptors: [String: Int32] = [:]
 
     public init() {}

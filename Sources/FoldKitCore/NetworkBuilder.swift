@@ -1,5 +1,5 @@
 /// Builds a `Network` layer by layer, inferring each output shape and locating any error.
-public struct NetworkBuilder {
+package struct NetworkBuilder {
     public private(set) var layers: [Layer] = []
     public let inputShape: ActivationShape
 

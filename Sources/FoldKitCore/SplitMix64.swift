@@ -5,7 +5,7 @@
 ///     z = state; z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 ///     next = z ^ (z >> 31)
 ///     unit = Double(next >> 11) * 2^-53         (uniform in [0, 1))
-public struct SplitMix64: Sendable {
+package struct SplitMix64: Sendable {
     public private(set) var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// A parsed Darknet .cfg file: the sections in order, the first one being `[net]`.
-public struct CfgFile: Sendable {
+struct CfgFile: Sendable {
     public var path: String
     public var sections: [CfgSection]
 

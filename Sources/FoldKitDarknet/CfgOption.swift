@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// One `key=value` line of a Darknet .cfg section.
-public struct CfgOption: Sendable, Hashable {
+struct CfgOption: Sendable, Hashable {
     public var key: String
     public var value: String
     /// 1-based line number in the .cfg file.

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Unlike darknet, which prints a warning and carries on, malformed lines (no `=`, empty key or
 /// value, an option before the first section, an unterminated `[`) are errors naming the line.
-public enum CfgParser {
+enum CfgParser {
     public static func parse(path: String) throws -> CfgFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read the .cfg file", file: path)

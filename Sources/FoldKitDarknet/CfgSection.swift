@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// One `[section]` of a Darknet .cfg file with its options in file order.
-public struct CfgSection: Sendable {
+struct CfgSection: Sendable {
     /// The name between the brackets, e.g. `convolutional`.
     public var name: String
     /// 1-based line number of the `[name]` header.

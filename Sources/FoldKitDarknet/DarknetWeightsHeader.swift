@@ -8,7 +8,7 @@ import Foundation
 ///
 /// so headers are 20 bytes (Darknet 0.2.x and AlexeyAB files) or 16 bytes (older files).
 /// The float32 tensors follow immediately.
-public struct DarknetWeightsHeader: Sendable, Hashable {
+struct DarknetWeightsHeader: Sendable, Hashable {
     public var major: Int32
     public var minor: Int32
     public var revision: Int32

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Paths are HDF5 paths relative to the root group (`model_weights/conv2d_1/conv2d_1/kernel:0`).
 /// Errors are `FoldKitError`s naming the file and the object path.
-public final class HDF5File {
+final class HDF5File {
     public let path: String
     private let fileID: hid_t
 

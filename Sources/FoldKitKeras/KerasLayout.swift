@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// Layout conversions and padding rules shared by the Keras layer translators.
-public enum KerasLayout {
+enum KerasLayout {
     /// TensorFlow's 'same' padding along one axis: with out = ceil(in / stride),
     /// total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - in, 0);
     /// before = total / 2 (rounded down), after = total - before.

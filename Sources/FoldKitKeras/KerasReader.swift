@@ -28,7 +28,7 @@ public enum KerasReader {
     /// The model's input as declared (sizes, `None` where undefined, axis order), read from the
     /// description alone: callers can fill undefined sizes (`KerasReadOptions.inputHeight/inputWidth`)
     /// from an input array before reading the whole model.
-    public static func inputDeclaration(paths: [String]) throws -> KerasInputDeclaration {
+    package static func inputDeclaration(paths: [String]) throws -> KerasInputDeclaration {
         try withSource(paths: paths) { source in
             KerasInputDeclaration(dims: source.description.inputShape,
                                   channelsFirst: try isChannelsFirst(source.description, file: source.descriptionFile))

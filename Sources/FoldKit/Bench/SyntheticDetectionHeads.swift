@@ -11,7 +11,7 @@ import Foundation
 /// cell and anchor, objectness and its class logit to +4 with tx = ty = 2 and tw = th = 0, and plants a
 /// weaker duplicate (objectness logit +1, same class logit, tx = -2) in the next column of the same
 /// anchor, whose box overlaps the object's by far more than a 0.45 IoU, so NMS must drop it.
-public struct SyntheticDetectionHeads {
+package struct SyntheticDetectionHeads {
     public struct Head {
         public var head: DetectionHead
         public var shape: ActivationShape

@@ -22,7 +22,7 @@
 ///    network, whose list says nothing), picks the boxes listed for people; the folded
 ///    network's listed boxes are their counterparts plus folded-only boxes clearly above the threshold.
 ///    Which box NMS keeps among near-equal scores is not judged.
-public enum BoxComparison {
+enum BoxComparison {
     /// A score at least this is "nearly 1" for the saturation test.
     public static let nearOne: Float = 0.99
     /// Fewer boxes than this above the threshold are never called saturated.

@@ -2,7 +2,7 @@ import Foundation
 import FoldKitCore
 
 /// Class names for detections: one name a line (Darknet's `.names` files; blank trailing lines ignored).
-public enum ClassNames {
+package enum ClassNames {
     /// The names in `path`, one a line.
     public static func read(path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {

@@ -1,6 +1,6 @@
 /// The boxes of every detection head of one network before NMS, with the channels that made some of
 /// them non-finite.
-public struct DecodedBoxes: Sendable {
+struct DecodedBoxes: Sendable {
     public var boxes: [Detection]
     public var overflows: [BoxOverflowHazard]
 

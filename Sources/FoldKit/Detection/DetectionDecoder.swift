@@ -14,7 +14,7 @@ import FoldKitCore
 ///             obj = sigmoid(to), p = softmax(scores)
 /// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
 /// Objectness is tested first, so class scores of empty cells are never touched (fast for many classes).
-public enum DetectionDecoder {
+enum DetectionDecoder {
     public static func decode(
         head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
         networkInput: ActivationShape, threshold: Float

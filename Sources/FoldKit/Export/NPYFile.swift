@@ -5,7 +5,7 @@ import Foundation
 /// Layout: the magic `\x93NUMPY`, version bytes 1 0, a little-endian uint16 header length, then an ASCII
 /// dict `{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 4, 4), }` padded with spaces and
 /// ending in '\n' so that the data starts at a multiple of 64 bytes, then the raw little-endian values.
-public enum NPYFile {
+enum NPYFile {
     /// Encodes float32 values with the given shape (C order).
     public static func encode(values: [Float], shape: [Int]) -> Data {
         var data = header(descr: "<f4", shape: shape)

@@ -5,7 +5,7 @@ import ZIPFoundation
 /// Writes `.npz` packs: a zip archive of `.npy` members, deflated (zlib, through ZIPFoundation), which
 /// `numpy.load` opens as a mapping from member name (without `.npy`) to array. Member dates are fixed
 /// (1980-01-01) so the same arrays give byte-identical packs.
-public enum NPZArchive {
+enum NPZArchive {
     public static func write(arrays: [(name: String, values: [Float], shape: [Int])], to url: URL) throws {
         try? FileManager.default.removeItem(at: url)
         let archive: Archive

@@ -7,7 +7,7 @@ import FoldKitCore
 /// - OHWI: ((o*kh + y)*kw + x)*I + i      (Metal MPSCNNConvolution)
 /// - HWIO: ((y*kw + x)*I + i)*O + o       (Keras / TensorFlow)
 /// - OIHW: unchanged                      (Darknet, PyTorch, ONNX)
-public enum WeightLayoutTransform {
+enum WeightLayoutTransform {
     /// Where OIHW element (o, i, y, x) of weights with `dims` = [O, I, kh, kw] is stored in `layout`
     /// (the formulas above).
     @inline(__always)

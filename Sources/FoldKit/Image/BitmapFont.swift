@@ -3,7 +3,7 @@
 ///
 /// Each glyph is 7 rows, top first; in a row, bit 4 is the leftmost pixel and bit 0 the rightmost.
 /// Glyphs are drawn 6 pixels apart (one blank column) at scale 1.
-public enum BitmapFont {
+package enum BitmapFont {
     public static let glyphWidth = 5
     public static let glyphHeight = 7
     /// Horizontal distance between two glyphs' left edges, in font pixels.

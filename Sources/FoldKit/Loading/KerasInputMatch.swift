@@ -8,7 +8,7 @@ import FoldKitKeras
 /// (features), (H, W, C) channels-last, (C, H, W) channels-first. Sizes the model declares must
 /// match; undefined ones (`None`) are taken from the array, or from `height` / `width` when given
 /// (the array must then agree).
-public enum KerasInputMatch {
+enum KerasInputMatch {
     /// The array's sizes without the batch axis, in the model's order. Errors name the array file,
     /// the shapes the model takes and the shape found; a batch other than 1 says so.
     public static func dims(of array: InputArray, declaration: KerasInputDeclaration, height: Int?, width: Int?, modelFile: String) throws -> [Int] {

@@ -2,7 +2,7 @@ import Foundation
 import FoldKitCore
 
 /// Moves activations between channel-major (FoldKit's internal, NCHW) and other layouts.
-public enum TensorLayout {
+enum TensorLayout {
     /// (y, x, c) at (y*W + x)*C + c  ->  (c, y, x) at (c*H + y)*W + x.
     public static func hwcToCHW<T>(_ values: [T], shape: ActivationShape) -> [T] {
         let (c, h, w) = (shape.channels, shape.height, shape.width)

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// SHA-256 digests as lowercase hex, the form manifests record.
-public enum Checksum {
+enum Checksum {
     public static func sha256Hex(_ data: Data) -> String {
         hex(SHA256.hash(data: data))
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Pretty, key-sorted JSON, so manifests and reports diff cleanly and are byte-identical across runs.
-public enum JSONOutput {
+package enum JSONOutput {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

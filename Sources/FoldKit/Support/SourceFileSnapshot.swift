@@ -8,7 +8,7 @@ import Foundation
 /// own: a file rewritten meanwhile (a training run saving a checkpoint over it) would leave blobs, the
 /// manifest's source digest or verify's two passes from different versions. `checkUnchanged` turns that
 /// into an error naming the file instead.
-public struct SourceFileSnapshot: Sendable {
+struct SourceFileSnapshot: Sendable {
     struct State: Equatable, Sendable {
         var size: UInt64
         var modified: Date

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// The default per-layer tolerance of `verify`, recomputed by hand from the documented formula

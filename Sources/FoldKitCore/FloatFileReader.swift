@@ -7,7 +7,7 @@ import Darwin
 
 /// Reads little-endian float32 runs from files with positioned reads (no whole-file buffering).
 package enum FloatFileReader {
-    public static func read(_ span: FileSpan) throws -> [Float] {
+    package static func read(_ span: FileSpan) throws -> [Float] {
         let reader = FloatSpanReader()
         return try [Float](unsafeUninitializedCapacity: span.count) { buffer, initialized in
             try reader.read(span, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<span.count]))
@@ -16,7 +16,7 @@ package enum FloatFileReader {
     }
 
     /// Decodes little-endian IEEE-754 float32 values from raw bytes.
-    public static func decodeLittleEndianFloats(_ data: Data) -> [Float] {
+    package static func decodeLittleEndianFloats(_ data: Data) -> [Float] {
         let count = data.count / 4
         var result = [Float](repeating: 0, count: count)
         result.withUnsafeMutableBytes { dst in

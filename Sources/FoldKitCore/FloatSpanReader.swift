@@ -11,7 +11,7 @@ import Darwin
 package final class FloatSpanReader {
     private var descriptors: [String: Int32] = [:]
 
-    public init() {}
+    package init() {}
 
     deinit {
         for descriptor in descriptors.values { close(descriptor) }
@@ -19,7 +19,7 @@ package final class FloatSpanReader {
 
     /// Reads `span.count` little-endian float32 values into `buffer` (which must hold at least that many).
     /// A file that ends inside the span is a `badInput` error naming the byte offset where it ends.
-    public func read(_ span: FileSpan, into buffer: UnsafeMutableBufferPointer<Float>) throws {
+    package func read(_ span: FileSpan, into buffer: UnsafeMutableBufferPointer<Float>) throws {
         guard buffer.count >= span.count, let base = buffer.baseAddress else {
             if span.count == 0 { return }
             throw FoldKitError(.usage, "read buffer too small", file: span.path, expected: "\(span.count) floats", found: "\(buffer.count)")
@@ -46,7 +46,7 @@ package final class FloatSpanReader {
     }
 
     /// The tensor's values: in-memory ones as they are, file-backed ones read through this reader.
-    public func floats(_ tensor: WeightTensor) throws -> [Float] {
+    package func floats(_ tensor: WeightTensor) throws -> [Float] {
         switch tensor.storage {
         case .values(let values): return values
         case .file(let span):
@@ -58,7 +58,7 @@ package final class FloatSpanReader {
     }
 
     /// A copy of `tensor` held in memory (read through this reader when file-backed).
-    public func materialized(_ tensor: WeightTensor) throws -> WeightTensor {
+    package func materialized(_ tensor: WeightTensor) throws -> WeightTensor {
         WeightTensor(shape: tensor.shape, values: try floats(tensor))
     }
 

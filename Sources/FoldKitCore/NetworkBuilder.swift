@@ -1,20 +1,20 @@
 /// Builds a `Network` layer by layer, inferring each output shape and locating any error.
 package struct NetworkBuilder {
-    public private(set) var layers: [Layer] = []
-    public let inputShape: ActivationShape
+    package private(set) var layers: [Layer] = []
+    package let inputShape: ActivationShape
 
-    public init(inputShape: ActivationShape) {
+    package init(inputShape: ActivationShape) {
         self.inputShape = inputShape
     }
 
     /// Shape of the tensor produced by layer `index` (or the network input for `Network.inputIndex`).
-    public func shape(of index: Int) -> ActivationShape {
+    package func shape(of index: Int) -> ActivationShape {
         index == Network.inputIndex ? inputShape : layers[index].outputShape
     }
 
     /// Appends a layer reading `inputs`, returns its index. Errors carry the layer's file, label and line.
     @discardableResult
-    public mutating func append(name: String? = nil, kind: LayerKind, inputs: [Int], source: LayerSource) throws -> Int {
+    package mutating func append(name: String? = nil, kind: LayerKind, inputs: [Int], source: LayerSource) throws -> Int {
         let index = layers.count
         let label = name.map { "layer \(index) '\($0)' (\(source.section))" } ?? "layer \(index) \(source.section)"
         for input in inputs where input != Network.inputIndex && !(0..<index).contains(input) {

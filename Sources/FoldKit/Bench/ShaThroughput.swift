@@ -4,7 +4,7 @@ import Foundation
 /// the floor under `convert`, which must hash every byte it reads and every byte it writes.
 package enum ShaThroughput {
     /// Hashes a `megabytes` MB buffer `runs` times and returns the best rate in bytes per second.
-    public static func measure(megabytes: Int = 64, runs: Int = 3) -> Double {
+    package static func measure(megabytes: Int = 64, runs: Int = 3) -> Double {
         let count = megabytes << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
         defer { buffer.deallocate() }

@@ -4,7 +4,7 @@ import FoldKitCore
 /// Moves activations between channel-major (FoldKit's internal, NCHW) and other layouts.
 enum TensorLayout {
     /// (y, x, c) at (y*W + x)*C + c  ->  (c, y, x) at (c*H + y)*W + x.
-    public static func hwcToCHW<T>(_ values: [T], shape: ActivationShape) -> [T] {
+    static func hwcToCHW<T>(_ values: [T], shape: ActivationShape) -> [T] {
         let (c, h, w) = (shape.channels, shape.height, shape.width)
         guard let first = values.first else { return values }
         var out = [T](repeating: first, count: values.count)
@@ -13,7 +13,7 @@ enum TensorLayout {
     }
 
     /// (c, y, x) at (c*H + y)*W + x  ->  (y, x, c) at (y*W + x)*C + c.
-    public static func chwToHWC<T>(_ values: [T], shape: ActivationShape) -> [T] {
+    static func chwToHWC<T>(_ values: [T], shape: ActivationShape) -> [T] {
         let (c, h, w) = (shape.channels, shape.height, shape.width)
         guard let first = values.first else { return values }
         var out = [T](repeating: first, count: values.count)
@@ -25,7 +25,7 @@ enum TensorLayout {
     /// (c, y, x) goes to (c/4)*H*W*4 + y*W*4 + x*4 + c%4, the last slice zero-padded. C <= 2 is
     /// stored unpadded with C components per pixel: index (y*W + x)*C + c.
     /// Returns the values and the written shape ([S, H, W, 4], or [H, W, C] for C <= 2).
-    public static func chwToSliced(_ values: [Float], shape: ActivationShape) -> (values: [Float], shape: [Int]) {
+    static func chwToSliced(_ values: [Float], shape: ActivationShape) -> (values: [Float], shape: [Int]) {
         let (c, h, w) = (shape.channels, shape.height, shape.width)
         if c <= 2 { return (chwToHWC(values, shape: shape), [h, w, c]) }
         let slices = (c + 3) / 4
@@ -37,7 +37,7 @@ enum TensorLayout {
     }
 
     /// The inverse of `chwToSliced`.
-    public static func slicedToCHW(_ values: [Float], shape: ActivationShape) -> [Float] {
+    static func slicedToCHW(_ values: [Float], shape: ActivationShape) -> [Float] {
         let (c, h, w) = (shape.channels, shape.height, shape.width)
         if c <= 2 { return hwcToCHW(values, shape: shape) }
         var out = [Float](repeating: 0, count: shape.count)

@@ -20,13 +20,13 @@ struct SourceFileSnapshot: Sendable {
 
     /// Records the current state of every file in `paths` that exists (a network built in memory may
     /// name sources that are not files).
-    public init(_ paths: [String]) {
+    init(_ paths: [String]) {
         states = paths.compactMap { path in (try? Self.state(of: path)).map { (path, $0) } }
     }
 
     /// Throws a `FoldKitError` (`.io`) naming the first file whose size, modification time or identity
     /// differs from the snapshot (or that is gone).
-    public func checkUnchanged() throws {
+    func checkUnchanged() throws {
         for (path, before) in states {
             let now = try? Self.state(of: path)
             guard now == before else {

@@ -19,7 +19,7 @@ public struct BatchNorm: Sendable {
     public var channels: Int { mean.count }
 
     /// The folded per-channel affine map y = scale * x + shift, computed in float64.
-    public func affine() throws -> (scale: [Double], shift: [Double]) {
+    package func affine() throws -> (scale: [Double], shift: [Double]) {
         let n = channels
         let g = try gamma?.floats() ?? [Float](repeating: 1, count: n)
         let b = try beta?.floats() ?? [Float](repeating: 0, count: n)

@@ -91,7 +91,7 @@ public enum FixtureWriter {
     }
 
     /// Rearranges channel-major values into `layout`, returning values and the .npy shape.
-    public static func arrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> (values: [Float], shape: [Int]) {
+    static func arrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> (values: [Float], shape: [Int]) {
         switch layout {
         case .nchw: return (values, [1, shape.channels, shape.height, shape.width])
         case .nhwc: return (TensorLayout.chwToHWC(values, shape: shape), [1, shape.height, shape.width, shape.channels])

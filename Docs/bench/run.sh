@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# FoldKit performance benchmark (issue 6): one run on one machine, baselines side by side.
+# FoldKit performance benchmark: one run on one machine, baselines side by side.
 #
 #   bash Docs/bench/run.sh [OUT.md]
 #

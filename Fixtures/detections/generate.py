@@ -1,5 +1,5 @@
 """OpenCV 4.x DNN's detections on yolo-fastest-1.1 with dog.jpg: the independent reference for
-FoldKit's YOLO decoding (issue 5).
+FoldKit's YOLO decoding.
 
 The input tensor is FoldKit's own preprocessing of dog.jpg (stretch to 320x320, RGB, /255), written by
 `foldkit fixtures --image`, so both sides see exactly the same numbers; what is compared is the network

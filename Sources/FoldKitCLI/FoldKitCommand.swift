@@ -10,27 +10,3 @@ struct FoldKitCommand: ParsableCommand {
         abstract: "Fold batch norm into Darknet and Keras weights, write blobs for on-device engines, and prove the result.",
         subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self])
 }
-
-/// Thrown by commands that finished their check and found it over tolerance (exit code 2).
-struct CheckFailed: Error {}
-
-@main
-enum FoldKitMain {
-    static func main() {
-        do {
-            var command = try FoldKitCommand.parseAsRoot()
-            try command.run()
-        } catch is CheckFailed {
-            exit(2)
-        } catch let error as FoldKitError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            exit(1)
-        } catch {
-            // Help and version requests exit 0 as usual; every other parse or validation error exits 1.
-            let code = FoldKitCommand.exitCode(for: error)
-            if code == .success { FoldKitCommand.exit(withError: error) }
-            FileHandle.standardError.write(Data((FoldKitCommand.fullMessage(for: error) + "\n").utf8))
-            exit(1)
-        }
-    }
-}

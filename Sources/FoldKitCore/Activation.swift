@@ -55,7 +55,7 @@ public enum Activation: Hashable, Sendable {
     }
 
     /// SELU with Keras' (exact) constants.
-    public static let kerasSelu = Activation.selu(scale: 1.0507009873554805, alpha: 1.6732632423543772)
+    package static let kerasSelu = Activation.selu(scale: 1.0507009873554805, alpha: 1.6732632423543772)
     /// SELU with the constants of Darknet's activations.h: (x >= 0)*1.0507*x + (x < 0)*1.0507*1.6732*(exp(x)-1).
-    public static let darknetSelu = Activation.selu(scale: 1.0507, alpha: 1.6732)
+    package static let darknetSelu = Activation.selu(scale: 1.0507, alpha: 1.6732)
 }

@@ -21,31 +21,3 @@ public struct ActivationShape: Hashable, Sendable, CustomStringConvertible, Coda
     public var planeSize: Int { height * width }
     public var description: String { "\(channels)x\(height)x\(width)" }
 }
-
-/// Zero or -infinity padding around a feature map, in pixels per side.
-public struct Padding2D: Hashable, Sendable, Codable {
-    public var top: Int
-    public var left: Int
-    public var bottom: Int
-    public var right: Int
-
-    public init(top: Int, left: Int, bottom: Int, right: Int) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
-    }
-
-    public static let zero = Padding2D(top: 0, left: 0, bottom: 0, right: 0)
-
-    /// The same padding on every side.
-    public static func uniform(_ p: Int) -> Padding2D { Padding2D(top: p, left: p, bottom: p, right: p) }
-}
-
-/// The order in which elements of a C x H x W tensor are laid out when it is flattened or reshaped.
-public enum ElementOrder: String, Hashable, Sendable, Codable {
-    /// Channel-major (Darknet, PyTorch, NCHW): index = (c*H + y)*W + x.
-    case channelsFirst
-    /// Channel-minor (Keras/TensorFlow, NHWC): index = (y*W + x)*C + c.
-    case channelsLast
-}

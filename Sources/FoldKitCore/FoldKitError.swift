@@ -57,7 +57,7 @@ public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable 
     }
 
     /// Returns a copy with missing location fields filled from `context` (fields already set win).
-    public func located(file: String? = nil, line: Int? = nil, layer: String? = nil, byteOffset: Int? = nil) -> FoldKitError {
+    package func located(file: String? = nil, line: Int? = nil, layer: String? = nil, byteOffset: Int? = nil) -> FoldKitError {
         var copy = self
         if copy.file == nil { copy.file = file }
         if copy.line == nil { copy.line = line }

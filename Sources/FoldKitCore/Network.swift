@@ -60,7 +60,7 @@ public struct Network: Sendable {
     }
 
     /// A copy where every batch norm uses `convention` (the `--bn-epsilon` / `--bn-epsilon-mode` override).
-    public func withEpsilonConvention(_ convention: EpsilonConvention) -> Network {
+    package func withEpsilonConvention(_ convention: EpsilonConvention) -> Network {
         var copy = self
         copy.epsilonConvention = convention
         for i in copy.layers.indices {

@@ -5,12 +5,12 @@
 ///     z = state; z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 ///     next = z ^ (z >> 31)
 ///     unit = Double(next >> 11) * 2^-53         (uniform in [0, 1))
-public struct SplitMix64: Sendable {
-    public private(set) var state: UInt64
+package struct SplitMix64: Sendable {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -19,12 +19,12 @@ public struct SplitMix64: Sendable {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// Uniform in [low, high), rounded once to Float.
-    public mutating func nextFloat(in low: Double, _ high: Double) -> Float {
+    package mutating func nextFloat(in low: Double, _ high: Double) -> Float {
         Float(low + (high - low) * nextUnit())
     }
 }

@@ -2,11 +2,11 @@ import FoldKitCore
 import Foundation
 
 /// A parsed Darknet .cfg file: the sections in order, the first one being `[net]`.
-public struct CfgFile: Sendable {
-    public var path: String
-    public var sections: [CfgSection]
+struct CfgFile: Sendable {
+    var path: String
+    var sections: [CfgSection]
 
-    public init(path: String, sections: [CfgSection]) {
+    init(path: String, sections: [CfgSection]) {
         self.path = path
         self.sections = sections
     }

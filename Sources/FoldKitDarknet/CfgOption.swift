@@ -2,13 +2,13 @@ import FoldKitCore
 import Foundation
 
 /// One `key=value` line of a Darknet .cfg section.
-public struct CfgOption: Sendable, Hashable {
-    public var key: String
-    public var value: String
+struct CfgOption: Sendable, Hashable {
+    var key: String
+    var value: String
     /// 1-based line number in the .cfg file.
-    public var line: Int
+    var line: Int
 
-    public init(key: String, value: String, line: Int) {
+    init(key: String, value: String, line: Int) {
         self.key = key
         self.value = value
         self.line = line

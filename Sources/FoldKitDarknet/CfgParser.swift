@@ -13,8 +13,8 @@ import Foundation
 ///
 /// Unlike darknet, which prints a warning and carries on, malformed lines (no `=`, empty key or
 /// value, an option before the first section, an unterminated `[`) are errors naming the line.
-public enum CfgParser {
-    public static func parse(path: String) throws -> CfgFile {
+enum CfgParser {
+    static func parse(path: String) throws -> CfgFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read the .cfg file", file: path)
         }
@@ -24,7 +24,7 @@ public enum CfgParser {
         return try parse(text: text, path: path)
     }
 
-    public static func parse(text: String, path: String) throws -> CfgFile {
+    static func parse(text: String, path: String) throws -> CfgFile {
         var sections: [CfgSection] = []
         var lineNumber = 0
         // Split on the scalar \n only (a Swift Character "\r\n" is one grapheme); \r is then

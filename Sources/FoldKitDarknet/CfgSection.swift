@@ -2,17 +2,17 @@ import FoldKitCore
 import Foundation
 
 /// One `[section]` of a Darknet .cfg file with its options in file order.
-public struct CfgSection: Sendable {
+struct CfgSection: Sendable {
     /// The name between the brackets, e.g. `convolutional`.
-    public var name: String
+    var name: String
     /// 1-based line number of the `[name]` header.
-    public var line: Int
+    var line: Int
     /// Every option line of the section in file order, repeated keys included.
-    public var options: [CfgOption]
+    var options: [CfgOption]
     /// The .cfg file the section was read from (for error messages).
-    public var file: String
+    var file: String
 
-    public init(name: String, line: Int, options: [CfgOption], file: String) {
+    init(name: String, line: Int, options: [CfgOption], file: String) {
         self.name = name
         self.line = line
         self.options = options
@@ -20,25 +20,25 @@ public struct CfgSection: Sendable {
     }
 
     /// `[convolutional]`, as errors print it.
-    public var header: String { "[\(name)]" }
+    var header: String { "[\(name)]" }
 
     /// The option Darknet uses for `key`: the FIRST occurrence. Darknet's `option_insert` appends
     /// to a list and `option_find` returns the first match, so a repeated key's later lines are ignored.
-    public func option(_ key: String) -> CfgOption? {
+    func option(_ key: String) -> CfgOption? {
         options.first { $0.key == key }
     }
 
     /// True when the section sets `key` at all.
-    public func has(_ key: String) -> Bool { option(key) != nil }
+    func has(_ key: String) -> Bool { option(key) != nil }
 
     /// The raw string value of `key`, or `defaultValue`.
-    public func string(_ key: String, default defaultValue: String) -> String {
+    func string(_ key: String, default defaultValue: String) -> String {
         option(key)?.value ?? defaultValue
     }
 
     /// An integer option. Darknet uses `atoi`; FoldKit is strict and refuses text that is not an
     /// integer, naming the line, instead of silently reading 0.
-    public func int(_ key: String, default defaultValue: Int) throws -> Int {
+    func int(_ key: String, default defaultValue: Int) throws -> Int {
         guard let option = option(key) else { return defaultValue }
         guard let value = Int(option.value) else {
             throw badValue(option, expected: "an integer")
@@ -47,7 +47,7 @@ public struct CfgSection: Sendable {
     }
 
     /// A floating-point option (Darknet `atof`), strict like `int(_:default:)`.
-    public func float(_ key: String, default defaultValue: Float) throws -> Float {
+    func float(_ key: String, default defaultValue: Float) throws -> Float {
         guard let option = option(key) else { return defaultValue }
         guard let value = Float(option.value) else {
             throw badValue(option, expected: "a number")
@@ -56,7 +56,7 @@ public struct CfgSection: Sendable {
     }
 
     /// A comma-separated list of integers (`layers=-1,61`, `mask=0,1,2`), or nil when absent.
-    public func intList(_ key: String) throws -> [Int]? {
+    func intList(_ key: String) throws -> [Int]? {
         guard let option = option(key) else { return nil }
         var result: [Int] = []
         for item in option.value.split(separator: ",", omittingEmptySubsequences: false) {
@@ -67,7 +67,7 @@ public struct CfgSection: Sendable {
     }
 
     /// A comma-separated list of numbers (`anchors=...`), or nil when absent. A trailing comma is allowed.
-    public func floatList(_ key: String) throws -> [Float]? {
+    func floatList(_ key: String) throws -> [Float]? {
         guard let option = option(key) else { return nil }
         var result: [Float] = []
         let items = option.value.split(separator: ",", omittingEmptySubsequences: false)
@@ -80,12 +80,12 @@ public struct CfgSection: Sendable {
     }
 
     /// A `FoldKitError` located at this section's header line.
-    public func error(_ kind: FoldKitError.Kind, _ message: String, layer: String? = nil, expected: String? = nil, found: String? = nil) -> FoldKitError {
+    func error(_ kind: FoldKitError.Kind, _ message: String, layer: String? = nil, expected: String? = nil, found: String? = nil) -> FoldKitError {
         FoldKitError(kind, message, file: file, line: line, layer: layer ?? header, expected: expected, found: found)
     }
 
     /// A `FoldKitError` located at the line of `option`.
-    public func error(at option: CfgOption, _ kind: FoldKitError.Kind, _ message: String, expected: String? = nil, found: String? = nil) -> FoldKitError {
+    func error(at option: CfgOption, _ kind: FoldKitError.Kind, _ message: String, expected: String? = nil, found: String? = nil) -> FoldKitError {
         FoldKitError(kind, message, file: file, line: option.line, layer: header, expected: expected, found: found)
     }
 

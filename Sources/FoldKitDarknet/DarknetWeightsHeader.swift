@@ -8,16 +8,16 @@ import Foundation
 ///
 /// so headers are 20 bytes (Darknet 0.2.x and AlexeyAB files) or 16 bytes (older files).
 /// The float32 tensors follow immediately.
-public struct DarknetWeightsHeader: Sendable, Hashable {
-    public var major: Int32
-    public var minor: Int32
-    public var revision: Int32
+struct DarknetWeightsHeader: Sendable, Hashable {
+    var major: Int32
+    var minor: Int32
+    var revision: Int32
     /// Number of training images seen.
-    public var seen: UInt64
+    var seen: UInt64
     /// 16 or 20.
-    public var byteCount: Int
+    var byteCount: Int
 
-    public init(major: Int32, minor: Int32, revision: Int32, seen: UInt64) {
+    init(major: Int32, minor: Int32, revision: Int32, seen: UInt64) {
         self.major = major
         self.minor = minor
         self.revision = revision
@@ -26,18 +26,18 @@ public struct DarknetWeightsHeader: Sendable, Hashable {
     }
 
     /// Whether `seen` is stored as 64 bits for this version (see the type's documentation).
-    public static func seenIs64Bit(major: Int32, minor: Int32) -> Bool {
+    static func seenIs64Bit(major: Int32, minor: Int32) -> Bool {
         Int(major) * 10 + Int(minor) >= 2 && major < 1000 && minor < 1000
     }
 
     /// Darknet stores [connected] weights transposed ([in][out]) when major or minor exceeds 1000.
-    public var connectedWeightsTransposed: Bool { major > 1000 || minor > 1000 }
+    var connectedWeightsTransposed: Bool { major > 1000 || minor > 1000 }
 
     /// `0.2.5`
-    public var version: String { "\(major).\(minor).\(revision)" }
+    var version: String { "\(major).\(minor).\(revision)" }
 
     /// The header bytes as Darknet writes them.
-    public var encoded: Data {
+    var encoded: Data {
         var data = Data()
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
@@ -51,7 +51,7 @@ public struct DarknetWeightsHeader: Sendable, Hashable {
 
     /// Decodes a header from the first bytes of a weights file.
     /// - Throws: `.badInput` naming `path` when `bytes` is shorter than the header it announces.
-    public static func decode(_ bytes: Data, path: String) throws -> DarknetWeightsHeader {
+    static func decode(_ bytes: Data, path: String) throws -> DarknetWeightsHeader {
         let raw = [UInt8](bytes.prefix(20))
         func int32(at offset: Int) -> Int32 {
             var value: UInt32 = 0
@@ -75,7 +75,7 @@ public struct DarknetWeightsHeader: Sendable, Hashable {
     }
 
     /// Reads the header of the weights file at `path` (only its first 20 bytes are read).
-    public static func read(path: String) throws -> DarknetWeightsHeader {
+    static func read(path: String) throws -> DarknetWeightsHeader {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw FoldKitError(.io, "cannot open the weights file", file: path)
         }

@@ -7,12 +7,12 @@ import Foundation
 ///
 /// Paths are HDF5 paths relative to the root group (`model_weights/conv2d_1/conv2d_1/kernel:0`).
 /// Errors are `FoldKitError`s naming the file and the object path.
-public final class HDF5File {
-    public let path: String
+final class HDF5File {
+    let path: String
     private let fileID: hid_t
 
     /// Opens `path` read-only. libhdf5's own error printer is silenced; failures become `FoldKitError`.
-    public init(path: String) throws {
+    init(path: String) throws {
         self.path = path
         guard H5open() >= 0 else { throw FoldKitError(.io, "cannot initialise libhdf5", file: path) }
         H5Eset_auto2(foldkit_h5e_default(), nil, nil)
@@ -30,7 +30,7 @@ public final class HDF5File {
     deinit { H5Fclose(fileID) }
 
     /// True if a link (group or dataset) exists at `objectPath`; every intermediate group must exist.
-    public func exists(_ objectPath: String) -> Bool {
+    func exists(_ objectPath: String) -> Bool {
         var prefix = ""
         for part in objectPath.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += prefix.isEmpty ? String(part) : "/" + part
@@ -40,7 +40,7 @@ public final class HDF5File {
     }
 
     /// True if `objectPath` is a group.
-    public func isGroup(_ objectPath: String) -> Bool {
+    func isGroup(_ objectPath: String) -> Bool {
         guard exists(objectPath) || objectPath == "/" else { return false }
         let id = H5Gopen2(fileID, objectPath, foldkit_h5p_default())
         if id < 0 { return false }
@@ -50,7 +50,7 @@ public final class HDF5File {
 
     /// Names of the direct members (groups and datasets) of the group at `groupPath`, in libhdf5's
     /// name order.
-    public func memberNames(_ groupPath: String) throws -> [String] {
+    func memberNames(_ groupPath: String) throws -> [String] {
         let group = try openGroup(groupPath)
         defer { H5Gclose(group) }
         var info = H5G_info_t()
@@ -69,7 +69,7 @@ public final class HDF5File {
     // MARK: datasets
 
     /// The shape of the dataset at `datasetPath` (row-major, slowest axis first).
-    public func shape(ofDataset datasetPath: String) throws -> [Int] {
+    func shape(ofDataset datasetPath: String) throws -> [Int] {
         let dataset = try openDataset(datasetPath)
         defer { H5Dclose(dataset) }
         return try dims(of: dataset, datasetPath)
@@ -77,7 +77,7 @@ public final class HDF5File {
 
     /// Reads a floating-point dataset (float16, float32 or float64 in the file) as float32 values in
     /// row-major order, with its shape. libhdf5 converts the stored type to native float.
-    public func readFloats(_ datasetPath: String) throws -> (shape: [Int], values: [Float]) {
+    func readFloats(_ datasetPath: String) throws -> (shape: [Int], values: [Float]) {
         let dataset = try openDataset(datasetPath)
         defer { H5Dclose(dataset) }
         let type = H5Dget_type(dataset)
@@ -110,7 +110,7 @@ public final class HDF5File {
     // MARK: attributes
 
     /// True if the object at `objectPath` ("/" for the root) has an attribute `name`.
-    public func hasAttribute(_ name: String, at objectPath: String = "/") -> Bool {
+    func hasAttribute(_ name: String, at objectPath: String = "/") -> Bool {
         guard let object = try? openObject(objectPath) else { return false }
         defer { H5Oclose(object) }
         return H5Aexists(object, name) > 0
@@ -119,7 +119,7 @@ public final class HDF5File {
     /// Reads a string attribute (scalar or 1-D array; fixed-length NULLPAD/NULLTERM/SPACEPAD or
     /// variable-length). A numeric attribute with no elements reads as `[]` (h5py writes an empty
     /// list that way). Any other type is an error.
-    public func stringsAttribute(_ name: String, at objectPath: String = "/") throws -> [String] {
+    func stringsAttribute(_ name: String, at objectPath: String = "/") throws -> [String] {
         let object = try openObject(objectPath)
         defer { H5Oclose(object) }
         let attribute = H5Aopen(object, name, foldkit_h5p_default())
@@ -170,7 +170,7 @@ public final class HDF5File {
     }
 
     /// A scalar string attribute (the first element of `stringsAttribute`).
-    public func stringAttribute(_ name: String, at objectPath: String = "/") throws -> String {
+    func stringAttribute(_ name: String, at objectPath: String = "/") throws -> String {
         let values = try stringsAttribute(name, at: objectPath)
         guard let first = values.first else { throw error("attribute '\(name)' is empty", objectPath) }
         return first

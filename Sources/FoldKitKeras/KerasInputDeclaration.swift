@@ -6,27 +6,27 @@ import FoldKitCore
 /// Keras takes an input of shape `(N,) + dims` (batch first); FoldKit runs batch N = 1. The axes are
 /// (features) for a vector model, (H, W, C) channels-last, (C, H, W) channels-first (Keras 1 `th`,
 /// `data_format="channels_first"`).
-public struct KerasInputDeclaration: Sendable, Equatable {
+package struct KerasInputDeclaration: Sendable, Equatable {
     /// The declared sizes without the batch axis; `nil` = undefined.
-    public var dims: [Int?]
+    package var dims: [Int?]
     /// True for channels-first models: dims are (C, H, W).
-    public var channelsFirst: Bool
+    package var channelsFirst: Bool
 
-    public init(dims: [Int?], channelsFirst: Bool) {
+    package init(dims: [Int?], channelsFirst: Bool) {
         self.dims = dims
         self.channelsFirst = channelsFirst
     }
 
     /// Position of the height axis in `dims` (rank 3 only): 1 for (C, H, W), 0 for (H, W, C).
-    public var heightAxis: Int? { dims.count == 3 ? (channelsFirst ? 1 : 0) : nil }
+    package var heightAxis: Int? { dims.count == 3 ? (channelsFirst ? 1 : 0) : nil }
     /// Position of the width axis in `dims` (rank 3 only): 2 for (C, H, W), 1 for (H, W, C).
-    public var widthAxis: Int? { dims.count == 3 ? (channelsFirst ? 2 : 1) : nil }
+    package var widthAxis: Int? { dims.count == 3 ? (channelsFirst ? 2 : 1) : nil }
 
     /// True when the height or the width is undefined (`None`).
-    public var hasUndefinedSize: Bool { dims.contains { $0 == nil } }
+    package var hasUndefinedSize: Bool { dims.contains { $0 == nil } }
 
     /// `dims` with the undefined height/width replaced by `height` / `width` where given.
-    public func filled(height: Int?, width: Int?) -> [Int?] {
+    package func filled(height: Int?, width: Int?) -> [Int?] {
         var out = dims
         if let h = heightAxis, out[h] == nil { out[h] = height }
         if let w = widthAxis, out[w] == nil { out[w] = width }
@@ -35,7 +35,7 @@ public struct KerasInputDeclaration: Sendable, Equatable {
 
     /// The array shapes taken for `dims` (default: as declared): `(1, H, W, 3) or (H, W, 3)`, with
     /// undefined sizes written H / W (`?` elsewhere).
-    public func takenShapesText(_ dims: [Int?]? = nil) -> String {
+    package func takenShapesText(_ dims: [Int?]? = nil) -> String {
         let sizes = dims ?? self.dims
         let parts = sizes.indices.map { i -> String in
             if let size = sizes[i] { return String(size) }
@@ -45,7 +45,7 @@ public struct KerasInputDeclaration: Sendable, Equatable {
     }
 
     /// Keras' batch-first notation: `(None, None, None, 3)` for dims `[nil, nil, 3]` with batch `None`.
-    public static func text(_ dims: [Int?], batch: String = "None") -> String {
+    package static func text(_ dims: [Int?], batch: String = "None") -> String {
         tuple([batch] + dims.map { $0.map(String.init) ?? "None" })
     }
 

@@ -2,11 +2,11 @@ import FoldKitCore
 import Foundation
 
 /// Layout conversions and padding rules shared by the Keras layer translators.
-public enum KerasLayout {
+enum KerasLayout {
     /// TensorFlow's 'same' padding along one axis: with out = ceil(in / stride),
     /// total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - in, 0);
     /// before = total / 2 (rounded down), after = total - before.
-    public static func samePadding(input: Int, kernel: Int, stride: Int, dilation: Int = 1) -> (before: Int, after: Int) {
+    static func samePadding(input: Int, kernel: Int, stride: Int, dilation: Int = 1) -> (before: Int, after: Int) {
         let out = (input + stride - 1) / stride
         let total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - input, 0)
         return (total / 2, total - total / 2)
@@ -15,7 +15,7 @@ public enum KerasLayout {
     /// Keras/TensorFlow kernel (kh, kw, in, out) -> OIHW: dst[((o*I + i)*kh + y)*kw + x] = src[((y*kw + x)*I + i)*O + o].
     /// With `flip`, the kernel is also rotated by 180 degrees (y -> kh-1-y, x -> kw-1-x), which turns a
     /// Theano true-convolution kernel into a cross-correlation kernel.
-    public static func hwioToOIHW(_ src: [Float], kh: Int, kw: Int, inChannels: Int, outChannels: Int, flip: Bool = false) -> [Float] {
+    static func hwioToOIHW(_ src: [Float], kh: Int, kw: Int, inChannels: Int, outChannels: Int, flip: Bool = false) -> [Float] {
         let spatial = kh * kw
         guard src.count == spatial * inChannels * outChannels else {
             // Shapes are checked by the callers; keep the element-by-element form for anything else.
@@ -61,7 +61,7 @@ public enum KerasLayout {
     }
 
     /// Keras 1 Theano-ordered kernel (out, in, kh, kw), already OIHW; with `flip` rotated by 180 degrees.
-    public static func oihw(_ src: [Float], outChannels: Int, inChannels: Int, kh: Int, kw: Int, flip: Bool) -> [Float] {
+    static func oihw(_ src: [Float], outChannels: Int, inChannels: Int, kh: Int, kw: Int, flip: Bool) -> [Float] {
         guard flip else { return src }
         var dst = [Float](repeating: 0, count: src.count)
         for oi in 0..<(outChannels * inChannels) {
@@ -76,7 +76,7 @@ public enum KerasLayout {
 
     /// Depthwise kernel (kh, kw, in, m) -> OIHW with groups = in and one input channel per group:
     /// output channel o = i*m + j, dst[(o*kh + y)*kw + x] = src[((y*kw + x)*in + i)*m + j].
-    public static func depthwiseToOIHW(_ src: [Float], kh: Int, kw: Int, inChannels: Int, multiplier: Int, flip: Bool = false) -> [Float] {
+    static func depthwiseToOIHW(_ src: [Float], kh: Int, kw: Int, inChannels: Int, multiplier: Int, flip: Bool = false) -> [Float] {
         var dst = [Float](repeating: 0, count: src.count)
         for y in 0..<kh {
             for x in 0..<kw {
@@ -92,7 +92,7 @@ public enum KerasLayout {
     }
 
     /// Dense kernel (in, out) -> [out][in].
-    public static func transpose(_ src: [Float], rows: Int, columns: Int) -> [Float] {
+    static func transpose(_ src: [Float], rows: Int, columns: Int) -> [Float] {
         guard src.count == rows * columns else {
             var dst = [Float](repeating: 0, count: src.count)
             for r in 0..<rows {
@@ -125,7 +125,7 @@ public enum KerasLayout {
 
     /// Keras' `naming.to_snake_case`: drop non-word characters, then `(.)([A-Z][a-z]+)` -> `\1_\2`,
     /// `([a-z])([A-Z])` -> `\1_\2`, lower-cased (`PReLU` -> `p_re_lu`, `Conv2D` -> `conv2d`).
-    public static func snakeCase(_ className: String) -> String {
+    static func snakeCase(_ className: String) -> String {
         var chars = Array(className.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "_" })
         func isUpper(_ c: Unicode.Scalar) -> Bool { c.value >= 65 && c.value <= 90 }
         func isLower(_ c: Unicode.Scalar) -> Bool { c.value >= 97 && c.value <= 122 }

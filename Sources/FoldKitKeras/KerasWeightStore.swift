@@ -1,14 +1,6 @@
 import FoldKitCore
 import Foundation
 
-/// One stored weight array of a Keras layer, in the layer's own order and Keras layout.
-struct KerasWeightArray {
-    /// The stored name (`conv2d_1/kernel:0`, `convolution2d_1_W`, or `vars/0` for Keras 3 archives).
-    var name: String
-    var shape: [Int]
-    var values: [Float]
-}
-
 /// Where a Keras file keeps each layer's weights.
 ///
 /// - `legacy`: Keras 1/2, tf.keras and Keras 3 `.h5`: group `<root>/<layer name>` whose attribute

@@ -1,9 +1,9 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// Issue 5, check 1: `verify --blobs` catches a changed, transposed, truncated or missing blob and names it.
+/// `verify --blobs` catches a changed, transposed, truncated or missing blob and names it.
 final class BlobsFromDiskTests: XCTestCase {
     private func convertCifar() throws -> (cfg: String, weights: String, blobs: URL) {
         let cfg = try TestData.sharedFile("real-models/cifar_small/cifar_small.cfg").path

@@ -1,9 +1,9 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// Issue 2, checks 4 and 5: exit codes and error messages of the command line on real files.
+/// Exit codes (Docs/CLI.md "Exit codes") and error messages of the command line on real files.
 final class ExitCodeTests: XCTestCase {
     private func realModel(_ folder: String, _ stem: String) throws -> (cfg: String, weights: String) {
         (try TestData.sharedFile("real-models/\(folder)/\(stem).cfg").path, try TestData.sharedFile("real-models/\(folder)/\(stem).weights").path)
@@ -60,7 +60,7 @@ final class ExitCodeTests: XCTestCase {
     }
 }
 
-/// Issue 3, checks 2 and 3 from the command line.
+/// Darknet networks FoldKit refuses or reads, checked from the command line.
 final class DarknetNetworksCommandTests: XCTestCase {
     func testBinaryConvolutionIsRefusedNamingTheLayer() throws {
         let cfg = try TestData.sharedFile("darknet-cfg/yolov3-tiny_xnor.cfg").path

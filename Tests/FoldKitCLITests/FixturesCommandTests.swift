@@ -1,10 +1,10 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
 /// `foldkit fixtures` from the command line against independent references: OpenCV 4.x for Darknet
-/// (issue 2 check 3, issue 3 check 1) and Keras' own predictions (issue 4 check 1).
+/// and Keras' own predictions.
 final class FixturesCommandTests: XCTestCase {
     func testDarknetFixturesMatchOpenCVWithEpsilon1e6() throws {
         for model in ["cifar_small", "mnist_lenet", "DroNet_car"] {

@@ -1,4 +1,4 @@
-import FoldKitCore
+@testable import FoldKitCore
 import XCTest
 
 final class SplitMix64Tests: XCTestCase {

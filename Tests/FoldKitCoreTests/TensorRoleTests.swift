@@ -1,4 +1,4 @@
-import FoldKitCore
+@testable import FoldKitCore
 import Foundation
 import XCTest
 

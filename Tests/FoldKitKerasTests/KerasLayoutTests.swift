@@ -1,5 +1,5 @@
-import FoldKitCore
-import FoldKitKeras
+@testable import FoldKitCore
+@testable import FoldKitKeras
 import XCTest
 
 /// Padding, kernel layouts and Keras 3 storage names, checked against hand computation.

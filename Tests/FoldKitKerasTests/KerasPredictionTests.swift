@@ -1,6 +1,6 @@
-import FoldKit
-import FoldKitCore
-import FoldKitKeras
+@testable import FoldKit
+@testable import FoldKitCore
+@testable import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
 

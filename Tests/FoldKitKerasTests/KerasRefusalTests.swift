@@ -1,5 +1,5 @@
-import FoldKitCore
-import FoldKitKeras
+@testable import FoldKitCore
+@testable import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
 

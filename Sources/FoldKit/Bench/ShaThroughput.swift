@@ -2,9 +2,9 @@ import Foundation
 
 /// How fast this machine computes SHA-256 (the manifest's checksums), in bytes per second on one core:
 /// the floor under `convert`, which must hash every byte it reads and every byte it writes.
-public enum ShaThroughput {
+package enum ShaThroughput {
     /// Hashes a `megabytes` MB buffer `runs` times and returns the best rate in bytes per second.
-    public static func measure(megabytes: Int = 64, runs: Int = 3) -> Double {
+    package static func measure(megabytes: Int = 64, runs: Int = 3) -> Double {
         let count = megabytes << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
         defer { buffer.deallocate() }

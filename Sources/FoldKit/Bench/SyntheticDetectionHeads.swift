@@ -11,32 +11,32 @@ import Foundation
 /// cell and anchor, objectness and its class logit to +4 with tx = ty = 2 and tw = th = 0, and plants a
 /// weaker duplicate (objectness logit +1, same class logit, tx = -2) in the next column of the same
 /// anchor, whose box overlaps the object's by far more than a 0.45 IoU, so NMS must drop it.
-public struct SyntheticDetectionHeads {
-    public struct Head {
-        public var head: DetectionHead
-        public var shape: ActivationShape
-        public var values: [Float]
+package struct SyntheticDetectionHeads {
+    package struct Head {
+        package var head: DetectionHead
+        package var shape: ActivationShape
+        package var values: [Float]
     }
 
     /// One planted object: head number, grid row and column, the anchor's slot in the head's mask, class.
-    public struct Object: Equatable {
-        public var head: Int
-        public var row: Int
-        public var column: Int
-        public var slot: Int
-        public var classIndex: Int
+    package struct Object: Equatable {
+        package var head: Int
+        package var row: Int
+        package var column: Int
+        package var slot: Int
+        package var classIndex: Int
     }
 
-    public var heads: [Head]
-    public var networkInput: ActivationShape
-    public var objects: [Object]
+    package var heads: [Head]
+    package var networkInput: ActivationShape
+    package var objects: [Object]
 
     /// YOLOv3's anchors in pixels.
-    public static let yoloV3Anchors: [Float] = [10, 13, 16, 30, 33, 23, 30, 61, 62, 45, 59, 119, 116, 90, 156, 198, 373, 326]
+    package static let yoloV3Anchors: [Float] = [10, 13, 16, 30, 33, 23, 30, 61, 62, 45, 59, 119, 116, 90, 156, 198, 373, 326]
 
     /// The heads of a `classes`-class YOLOv3 at `inputSize` x `inputSize` (a multiple of 32), with
     /// `objectCount` objects planted on separate cells (each head gets every third object).
-    public static func yoloV3(classes: Int = 417, inputSize: Int = 288, objectCount: Int = 12, seed: UInt64 = 1) -> SyntheticDetectionHeads {
+    package static func yoloV3(classes: Int = 417, inputSize: Int = 288, objectCount: Int = 12, seed: UInt64 = 1) -> SyntheticDetectionHeads {
         var random = SplitMix64(seed: seed)
         let masks = [[6, 7, 8], [3, 4, 5], [0, 1, 2]]
         let strides = [32, 16, 8]
@@ -89,7 +89,7 @@ public struct SyntheticDetectionHeads {
     }
 
     /// Candidate boxes: every head decoded with `DetectionDecoder.decode` (before NMS).
-    public func candidates(threshold: Float) -> [Detection] {
+    package func candidates(threshold: Float) -> [Detection] {
         var all: [Detection] = []
         for (index, head) in heads.enumerated() {
             head.values.withUnsafeBufferPointer { buffer in
@@ -101,10 +101,10 @@ public struct SyntheticDetectionHeads {
     }
 
     /// Decoding plus `DetectionDecoder.nonMaxSuppression`: what an app does per frame.
-    public func detect(threshold: Float, iouThreshold: Float) -> [Detection] {
+    package func detect(threshold: Float, iouThreshold: Float) -> [Detection] {
         DetectionDecoder.nonMaxSuppression(candidates(threshold: threshold), iouThreshold: iouThreshold)
     }
 
     /// Number of candidate boxes (cells x anchors) over all heads.
-    public var boxCount: Int { heads.reduce(0) { $0 + $1.shape.height * $1.shape.width * $1.head.mask.count } }
+    package var boxCount: Int { heads.reduce(0) { $0 + $1.shape.height * $1.shape.width * $1.head.mask.count } }
 }

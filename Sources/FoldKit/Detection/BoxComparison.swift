@@ -22,23 +22,23 @@
 ///    network, whose list says nothing), picks the boxes listed for people; the folded
 ///    network's listed boxes are their counterparts plus folded-only boxes clearly above the threshold.
 ///    Which box NMS keeps among near-equal scores is not judged.
-public enum BoxComparison {
+enum BoxComparison {
     /// A score at least this is "nearly 1" for the saturation test.
-    public static let nearOne: Float = 0.99
+    static let nearOne: Float = 0.99
     /// Fewer boxes than this above the threshold are never called saturated.
-    public static let saturatedCandidates = 10_000
+    static let saturatedCandidates = 10_000
     /// NMS candidates per class for a saturated network.
-    public static let saturatedNMSCandidatesPerClass = 100
+    static let saturatedNMSCandidatesPerClass = 100
 
-    public struct Settings: Sendable {
-        public var threshold: Float
-        public var nmsIoU: Float
-        public var minimumIoU: Float
-        public var frame: ImageFrame
-        public var classNames: [String]?
-        public var nmsCandidatesPerClass: Int
+    struct Settings: Sendable {
+        var threshold: Float
+        var nmsIoU: Float
+        var minimumIoU: Float
+        var frame: ImageFrame
+        var classNames: [String]?
+        var nmsCandidatesPerClass: Int
 
-        public init(threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
+        init(threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
                     nmsCandidatesPerClass: Int = 1000) {
             self.threshold = threshold
             self.nmsIoU = nmsIoU
@@ -50,7 +50,7 @@ public enum BoxComparison {
     }
 
     /// Compares the decoded boxes of both networks (see the type's rule).
-    public static func compare(reference: DecodedBoxes, candidate: DecodedBoxes, settings: Settings) -> DetectionComparison {
+    static func compare(reference: DecodedBoxes, candidate: DecodedBoxes, settings: Settings) -> DetectionComparison {
         let frame = settings.frame
         let referenceBoxes = reference.boxes.map(frame.clip), candidateBoxes = candidate.boxes.map(frame.clip)
         let onePixel = (width: 1 / Float(frame.networkWidth), height: 1 / Float(frame.networkHeight))
@@ -125,7 +125,7 @@ public enum BoxComparison {
     }
 
     /// The saturation test of the type's rule, on the original's boxes before NMS.
-    public static func measureSaturation(_ boxes: [Detection]) -> DetectionComparison.Saturation {
+    static func measureSaturation(_ boxes: [Detection]) -> DetectionComparison.Saturation {
         let nearOneCount = boxes.reduce(0) { $0 + ($1.score >= nearOne ? 1 : 0) }
         return .init(candidates: boxes.count, scoringNearOne: nearOneCount,
                      saturated: boxes.count >= saturatedCandidates && 2 * nearOneCount >= boxes.count)

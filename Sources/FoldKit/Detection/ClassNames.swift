@@ -2,9 +2,9 @@ import Foundation
 import FoldKitCore
 
 /// Class names for detections: one name a line (Darknet's `.names` files; blank trailing lines ignored).
-public enum ClassNames {
+package enum ClassNames {
     /// The names in `path`, one a line.
-    public static func read(path: String) throws -> [String] {
+    package static func read(path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw FoldKitError(.io, "cannot read the class names file", file: path)
         }
@@ -16,7 +16,7 @@ public enum ClassNames {
     /// The names file that goes with a Darknet model, found beside its cfg: the `.names` file with the
     /// cfg's base name (`yolov3.cfg` -> `yolov3.names`) if there is one, else the only `.names` file of the
     /// cfg's folder; nil when there is none or several without that base name (then pass `--names`).
-    public static func discover(besideConfig configPath: String) -> String? {
+    package static func discover(besideConfig configPath: String) -> String? {
         let config = URL(fileURLWithPath: configPath)
         let folder = config.deletingLastPathComponent()
         let sameName = config.deletingPathExtension().appendingPathExtension("names").path
@@ -28,7 +28,7 @@ public enum ClassNames {
 
     /// The names for `network`: those in `path` when given (their count must match the classes of the
     /// detection heads), else those beside a Darknet cfg when their count matches; nil otherwise.
-    public static func load(path: String?, for network: Network) throws -> [String]? {
+    package static func load(path: String?, for network: Network) throws -> [String]? {
         let classes = network.layers.compactMap { layer -> Int? in
             if case .detection(let head) = layer.kind { return head.classes } else { return nil }
         }.max()

@@ -14,8 +14,8 @@ import FoldKitCore
 ///             obj = sigmoid(to), p = softmax(scores)
 /// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
 /// Objectness is tested first, so class scores of empty cells are never touched (fast for many classes).
-public enum DetectionDecoder {
-    public static func decode(
+enum DetectionDecoder {
+    static func decode(
         head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
         networkInput: ActivationShape, threshold: Float
     ) -> [Detection] {
@@ -112,18 +112,18 @@ public enum DetectionDecoder {
     /// `iouThreshold`. Returns the kept boxes in that order. Only kept boxes sharing a cell of a 32 x 32
     /// grid with the candidate are compared (boxes with no overlap have IoU 0 and cannot suppress it);
     /// see `GreedyNMS` for the index and the spreading of classes over the cores.
-    public static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+    static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
         GreedyNMS.apply(detections, iouThreshold: iouThreshold)
     }
 
     /// Decodes every detection head of `network` from per-layer outputs, before NMS.
-    public static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
+    static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
         decodeHeads(network: network, outputs: outputs, threshold: threshold, networkName: "candidate").boxes
     }
 
     /// Decodes every detection head of `network` from per-layer outputs, before NMS, with the channels
     /// that made boxes non-finite (reported as `networkName`'s hazards).
-    public static func decodeHeads(network: Network, outputs: [[Float]], threshold: Float, networkName: String) -> DecodedBoxes {
+    static func decodeHeads(network: Network, outputs: [[Float]], threshold: Float, networkName: String) -> DecodedBoxes {
         var decoded = DecodedBoxes(boxes: [])
         var headIndex = 0
         for layer in network.layers {

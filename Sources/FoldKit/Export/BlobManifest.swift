@@ -1,6 +1,6 @@
 import FoldKitCore
 
-/// `manifest.json` of a blob folder (DESIGN.md, "Blob output").
+/// `manifest.json` of a blob folder (Docs/BlobFormat.md "manifest.json").
 ///
 /// ```
 /// { "format": "foldkit-blobs", "version": 1,

@@ -1,7 +1,7 @@
 import Foundation
 import FoldKitCore
 
-/// Writes a network's parameters as folded float32 blobs plus `manifest.json` (DESIGN.md "Blob output").
+/// Writes a network's parameters as folded float32 blobs plus `manifest.json` (Docs/BlobFormat.md).
 ///
 /// Conversion streams: for each layer it reads that layer's tensors (file-backed tensors are read only
 /// now), folds batch norm with the fold pass's plan for the layer (`FoldBatchNorm.plan(for:reader:)`), rearranges the weights into the requested layout, writes
@@ -129,119 +129,5 @@ public enum BlobWriter {
         default: kindPrefix = "layer"
         }
         return format == .darknet ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
-    }
-}
-
-/// Converts one layer at a time: reads its tensors in file order (one `pread` each, the weights a few
-/// output rows at a time straight into a buffer borrowed from the sink), folds batch norm with the fold
-/// pass's `FoldPlan` and rearranges the weights in place (`WeightLayoutTransform`), and queues the blobs - large ones chunk by chunk - for writing and hashing on
-/// the sink's queues. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
-private final class LayerStream {
-    let network: Network
-    let folder: AtomicOutputDirectory
-    let layout: WeightLayout
-    let sink: BlobFileSink
-    let reader: FloatSpanReader
-    let chunkBytes: Int
-
-    init(network: Network, folder: AtomicOutputDirectory, layout: WeightLayout, sink: BlobFileSink, reader: FloatSpanReader, chunkBytes: Int) {
-        self.network = network
-        self.folder = folder
-        self.layout = layout
-        self.sink = sink
-        self.reader = reader
-        self.chunkBytes = chunkBytes
-    }
-
-    /// A blob of the layer: either already queued on the sink (the weights) or a small array to queue.
-    private enum Payload {
-        case queued(count: Int)
-        case values([Float])
-        var count: Int {
-            switch self {
-            case .queued(let count): return count
-            case .values(let v): return v.count
-            }
-        }
-    }
-
-    func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
-        var prefix = BlobWriter.prefix(for: layer, format: network.format)
-        if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
-        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: String)]
-        // The fold pass reads the bias and batch norm (file order: bias or beta, gamma, mean, variance,
-        // then the weights) and checks their sizes; errors name the layer.
-        if let plan = try FoldBatchNorm.plan(for: layer, reader: reader),
-           let weights = layer.kind.parameters.first(where: { $0.role == .weights })?.tensor {
-            let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-            let path = try folder.url(for: "\(prefix)_W.bin").path
-            do {
-                try writeWeights(weights, plan: plan, dims: dims, path: path, key: firstKey)
-            } catch let error as FoldKitError {
-                throw error.located(file: layer.source.file, layer: layer.label)
-            }
-            blobs = [(.weights, "W", .queued(count: weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
-                     (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], "C")]
-        } else {
-            do {
-                switch try FoldBatchNorm.fold(layer.kind) {
-                case .channelAffine(let a):
-                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
-                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
-                case .prelu(let alpha):
-                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
-                default:
-                    return []
-                }
-            } catch let error as FoldKitError {
-                throw error.located(file: layer.source.file, layer: layer.label)
-            }
-        }
-        usedPrefixes.insert(prefix)
-        var tensors: [BlobManifest.Tensor] = []
-        for (offset, blob) in blobs.enumerated() {
-            let fileName = "\(prefix)_\(blob.suffix).bin"
-            if case .values(let values) = blob.payload {
-                sink.write(values, to: try folder.url(for: fileName).path, key: firstKey + offset)
-            }
-            tensors.append(BlobManifest.Tensor(
-                name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                layout: blob.layout, dtype: "float32", byteCount: blob.payload.count * 4, sha256: ""))
-        }
-        return tensors
-    }
-
-    /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read
-    /// into a buffer borrowed from the sink, folded in place by `plan` (W'[o, ...] = Float(Double(W[o, ...])
-    /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows).
-    private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], path: String, key: Int) throws {
-        _ = try WeightLayoutTransform.checkedDims(dims, count: weights.count)
-        if case .values(let values) = weights.storage { _ = try WeightLayoutTransform.checkedDims(dims, count: values.count) }
-        let expected = dims.reduce(1, *)
-        let rows = dims.first ?? 0
-        let row = rows > 0 ? expected / rows : 0
-        let rowsPerChunk = WeightLayoutTransform.isRowLocal(layout) && row > 0 ? max(1, chunkBytes / (row * 4)) : max(rows, 1)
-        var first = 0
-        repeat {
-            let end = min(rows, first + rowsPerChunk)
-            var chunkDims = dims
-            if !chunkDims.isEmpty { chunkDims[0] = end - first }
-            let destination = try sink.borrow(count: (end - first) * row)
-            do {
-                switch weights.storage {
-                case .file(let span):
-                    try reader.read(FileSpan(path: span.path, byteOffset: span.byteOffset + first * row * 4, count: destination.count), into: destination)
-                case .values(let values):
-                    _ = destination.update(fromContentsOf: values[(first * row)..<(end * row)])
-                }
-                try plan.foldRows(destination, firstRow: first, rowLength: row)
-                try WeightLayoutTransform.rearrange(inPlace: destination, dims: chunkDims, to: layout)
-            } catch {
-                sink.giveBack(destination)
-                throw error
-            }
-            sink.append(borrowed: destination, to: path, key: key, last: end == rows)
-            first = end
-        } while first < rows
     }
 }

@@ -5,8 +5,8 @@ import ZIPFoundation
 /// Writes `.npz` packs: a zip archive of `.npy` members, deflated (zlib, through ZIPFoundation), which
 /// `numpy.load` opens as a mapping from member name (without `.npy`) to array. Member dates are fixed
 /// (1980-01-01) so the same arrays give byte-identical packs.
-public enum NPZArchive {
-    public static func write(arrays: [(name: String, values: [Float], shape: [Int])], to url: URL) throws {
+enum NPZArchive {
+    static func write(arrays: [(name: String, values: [Float], shape: [Int])], to url: URL) throws {
         try? FileManager.default.removeItem(at: url)
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .create) } catch {
@@ -27,7 +27,7 @@ public enum NPZArchive {
     }
 
     /// Reads every member of an .npz written by numpy or by `write`.
-    public static func read(url: URL) throws -> [String: (shape: [Int], values: [Float])] {
+    static func read(url: URL) throws -> [String: (shape: [Int], values: [Float])] {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch {
             throw FoldKitError(.badInput, "not a zip/.npz archive: \(error)", file: url.path)

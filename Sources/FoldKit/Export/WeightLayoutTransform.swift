@@ -7,7 +7,7 @@ import FoldKitCore
 /// - OHWI: ((o*kh + y)*kw + x)*I + i      (Metal MPSCNNConvolution)
 /// - HWIO: ((y*kw + x)*I + i)*O + o       (Keras / TensorFlow)
 /// - OIHW: unchanged                      (Darknet, PyTorch, ONNX)
-public enum WeightLayoutTransform {
+enum WeightLayoutTransform {
     /// Where OIHW element (o, i, y, x) of weights with `dims` = [O, I, kh, kw] is stored in `layout`
     /// (the formulas above).
     @inline(__always)
@@ -20,14 +20,14 @@ public enum WeightLayoutTransform {
     }
 
     /// The OIHW `source` (`dims` = [O, I, kh, kw]) rearranged into `layout`.
-    public static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout) throws -> [Float] {
+    static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout) throws -> [Float] {
         var out = source
         try out.withUnsafeMutableBufferPointer { try rearrange(inPlace: $0, dims: dims, to: layout) }
         return out
     }
 
     /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw].
-    public static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout) throws -> [Float] {
+    static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout) throws -> [Float] {
         let d = try checkedDims(dims, count: stored.count)
         if layout == .oihw { return stored }
         var out = [Float](repeating: 0, count: stored.count)
@@ -102,7 +102,7 @@ public enum WeightLayoutTransform {
     static func isRowLocal(_ layout: WeightLayout) -> Bool { layout != .hwio }
 
     /// The shape as written in `layout`, from OIHW dims.
-    public static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {
+    static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {
         switch layout {
         case .oihw: return dims
         case .ohwi: return [dims[0], dims[2], dims[3], dims[1]]

@@ -1,67 +1,6 @@
 import Foundation
 import FoldKitCore
 
-/// How `foldkit fixtures` lays out each tensor in its .npy file.
-public enum FixtureLayout: String, CaseIterable, Sendable, Codable {
-    /// (1, C, H, W), channel-major.
-    case nchw
-    /// (1, H, W, C), channel-minor.
-    case nhwc
-    /// MPSImage texture slices (S, H, W, 4), S = ceil(C/4), last slice zero-padded; (H, W, C) for C <= 2.
-    case sliced
-}
-
-/// `manifest.json` of a fixture folder (DESIGN.md "Fixtures").
-public struct FixtureManifest: Codable, Equatable, Sendable {
-    /// A Darknet layer index or a Keras layer name; the input tensor has the name "input".
-    public enum LayerID: Codable, Equatable, Sendable {
-        case index(Int)
-        case name(String)
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let i = try? container.decode(Int.self) { self = .index(i) } else { self = .name(try container.decode(String.self)) }
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .index(let i): try container.encode(i)
-            case .name(let n): try container.encode(n)
-            }
-        }
-    }
-
-    public struct Tensor: Codable, Equatable, Sendable {
-        public var file: String
-        public var layer: LayerID
-        public var name: String
-        public var type: String
-        public var shape: [Int]
-        public var layout: String
-        public var dtype: String
-        public var sha256: String
-    }
-
-    public var format: String
-    public var version: Int
-    public var source: [String]
-    public var bnEpsilon: Double
-    public var bnEpsilonMode: String
-    public var input: String
-    /// Which network produced the outputs and in what precision.
-    public var computedBy: String
-    public var layout: String
-    public var tensors: [Tensor]
-    /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.
-    public var pack: Pack?
-
-    public struct Pack: Codable, Equatable, Sendable {
-        public var file: String
-        public var sha256: String
-    }
-}
-
 /// Writes a seeded (or given) input and every layer's output as .npy files plus `manifest.json`.
 ///
 /// The outputs come from the original network (batch norm unfolded) computed in float64 and rounded
@@ -152,7 +91,7 @@ public enum FixtureWriter {
     }
 
     /// Rearranges channel-major values into `layout`, returning values and the .npy shape.
-    public static func arrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> (values: [Float], shape: [Int]) {
+    static func arrange(_ values: [Float], shape: ActivationShape, layout: FixtureLayout) -> (values: [Float], shape: [Int]) {
         switch layout {
         case .nchw: return (values, [1, shape.channels, shape.height, shape.width])
         case .nhwc: return (TensorLayout.chwToHWC(values, shape: shape), [1, shape.height, shape.width, shape.channels])

@@ -3,20 +3,20 @@
 ///
 /// Each glyph is 7 rows, top first; in a row, bit 4 is the leftmost pixel and bit 0 the rightmost.
 /// Glyphs are drawn 6 pixels apart (one blank column) at scale 1.
-public enum BitmapFont {
-    public static let glyphWidth = 5
-    public static let glyphHeight = 7
+package enum BitmapFont {
+    package static let glyphWidth = 5
+    package static let glyphHeight = 7
     /// Horizontal distance between two glyphs' left edges, in font pixels.
-    public static let advance = 6
+    package static let advance = 6
 
     /// The 7 rows of `character`'s glyph.
-    public static func glyph(_ character: Character) -> [UInt8] {
+    package static func glyph(_ character: Character) -> [UInt8] {
         let upper = Character(character.uppercased())
         return glyphs[upper] ?? glyphs["?"] ?? []
     }
 
     /// Width in image pixels of `text` drawn at `scale`.
-    public static func width(of text: String, scale: Int) -> Int {
+    package static func width(of text: String, scale: Int) -> Int {
         text.isEmpty ? 0 : (text.count * advance - 1) * scale
     }
 

@@ -35,7 +35,7 @@ public enum BoxDrawing {
 extension BoxDrawing {
     /// The text colour on a label of `background`: black on light colours, white on dark ones
     /// (luma 0.299 R + 0.587 G + 0.114 B against 128).
-    public static func textColor(on background: (UInt8, UInt8, UInt8)) -> (UInt8, UInt8, UInt8) {
+    static func textColor(on background: (UInt8, UInt8, UInt8)) -> (UInt8, UInt8, UInt8) {
         0.299 * Double(background.0) + 0.587 * Double(background.1) + 0.114 * Double(background.2) >= 128 ? (0, 0, 0) : (255, 255, 255)
     }
 

@@ -1,17 +1,5 @@
 import FoldKitCore
 
-/// How an image is fitted to the network input (the names of Apple Vision's crop-and-scale options).
-public enum ResizeMode: String, CaseIterable, Sendable, Codable {
-    /// Scale each axis independently to fill the input (Vision scaleFill; Darknet `resize_image`).
-    case stretch
-    /// Keep the aspect ratio, fit inside, pad the rest with grey 0.5 (Vision scaleFit; Darknet `letterbox_image`).
-    case letterbox
-    /// Keep the aspect ratio, fill the input, crop the centre (Vision centerCrop).
-    case centerCrop = "center-crop"
-}
-
-public enum ChannelOrder: String, CaseIterable, Sendable, Codable { case rgb, bgr }
-
 /// Turns an RGB image into the network's channel-major input in [0, 1], and maps boxes back.
 ///
 /// Resampling is bilinear with pixel centres aligned (source coordinate = (dst + 0.5) / scale - 0.5,

@@ -30,11 +30,3 @@ public struct InputArray: Sendable {
     /// The shape in numpy's notation: `(1, 100)`, `(3,)`.
     public var shapeText: String { ShapeText.tuple(shape.map(String.init)) }
 }
-
-/// Shapes written as numpy and Keras write them.
-enum ShapeText {
-    /// `(a, b)`; a single axis gets the trailing comma `(a,)`.
-    static func tuple(_ parts: [String]) -> String {
-        "(" + parts.joined(separator: ", ") + (parts.count == 1 ? ",)" : ")")
-    }
-}

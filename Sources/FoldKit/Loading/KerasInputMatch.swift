@@ -8,10 +8,10 @@ import FoldKitKeras
 /// (features), (H, W, C) channels-last, (C, H, W) channels-first. Sizes the model declares must
 /// match; undefined ones (`None`) are taken from the array, or from `height` / `width` when given
 /// (the array must then agree).
-public enum KerasInputMatch {
+enum KerasInputMatch {
     /// The array's sizes without the batch axis, in the model's order. Errors name the array file,
     /// the shapes the model takes and the shape found; a batch other than 1 says so.
-    public static func dims(of array: InputArray, declaration: KerasInputDeclaration, height: Int?, width: Int?, modelFile: String) throws -> [Int] {
+    static func dims(of array: InputArray, declaration: KerasInputDeclaration, height: Int?, width: Int?, modelFile: String) throws -> [Int] {
         let wanted = declaration.filled(height: height, width: width)
         let expected = expectedText(wanted, declaration: declaration) + " for \(modelFile)"
         let rank = wanted.count
@@ -34,12 +34,12 @@ public enum KerasInputMatch {
     }
 
     /// `(1, H, W, 3) or (H, W, 3)`: the shapes taken, undefined sizes written H / W (or `?`).
-    public static func expectedText(_ dims: [Int?], declaration: KerasInputDeclaration) -> String {
+    static func expectedText(_ dims: [Int?], declaration: KerasInputDeclaration) -> String {
         declaration.takenShapesText(dims)
     }
 
     /// The array's values in FoldKit's channel-major order (C x H x W; vectors unchanged).
-    public static func channelMajor(_ values: [Float], dims: [Int], declaration: KerasInputDeclaration) -> [Float] {
+    static func channelMajor(_ values: [Float], dims: [Int], declaration: KerasInputDeclaration) -> [Float] {
         guard dims.count == 3, !declaration.channelsFirst else { return values }
         return TensorLayout.hwcToCHW(values, shape: ActivationShape(channels: dims[2], height: dims[0], width: dims[1]))
     }

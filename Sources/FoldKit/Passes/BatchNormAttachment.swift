@@ -26,7 +26,7 @@ import FoldKitCore
 /// (float64, batch norm applied at run time) and the folded network have the same layers.
 public enum BatchNormAttachment {
     /// The `identity` reason an attached Darknet batch norm keeps its place with.
-    public static let aliasReason = "batchnorm (attached)"
+    static let aliasReason = "batchnorm (attached)"
 
     /// One decision: the batch norm at `batchNorm` attaches to the layer at `producer`.
     public struct Attachment: Equatable, Sendable {

@@ -43,7 +43,7 @@ public enum FoldBatchNorm {
     }
 
     /// Folds one layer kind (identity for kinds without batch norm).
-    public static func fold(_ kind: LayerKind) throws -> LayerKind {
+    static func fold(_ kind: LayerKind) throws -> LayerKind {
         switch kind {
         case .convolution(let c): return .convolution(try fold(c))
         case .fullyConnected(let f): return .fullyConnected(try fold(f))
@@ -57,7 +57,7 @@ public enum FoldBatchNorm {
     }
 
     /// The convolution with its batch norm folded into weights and bias (unchanged without batch norm).
-    public static func fold(_ c: Convolution) throws -> Convolution {
+    static func fold(_ c: Convolution) throws -> Convolution {
         guard let bn = c.batchNorm else { return c }
         let plan = try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: bn, reader: FloatSpanReader())
         var result = c
@@ -68,7 +68,7 @@ public enum FoldBatchNorm {
     }
 
     /// The fully connected layer with its batch norm folded into weights and bias (unchanged without).
-    public static func fold(_ f: FullyConnected) throws -> FullyConnected {
+    static func fold(_ f: FullyConnected) throws -> FullyConnected {
         guard let bn = f.batchNorm else { return f }
         let plan = try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: bn, reader: FloatSpanReader())
         var result = f

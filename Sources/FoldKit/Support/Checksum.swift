@@ -2,19 +2,19 @@ import Crypto
 import Foundation
 
 /// SHA-256 digests as lowercase hex, the form manifests record.
-public enum Checksum {
-    public static func sha256Hex(_ data: Data) -> String {
+enum Checksum {
+    static func sha256Hex(_ data: Data) -> String {
         hex(SHA256.hash(data: data))
     }
 
-    public static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
+    static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var hasher = SHA256()
         hasher.update(bufferPointer: bytes)
         return hex(hasher.finalize())
     }
 
     /// Digest of a whole file, read in 1 MiB chunks into one reused buffer.
-    public static func sha256Hex(fileAt path: String) throws -> String {
+    static func sha256Hex(fileAt path: String) throws -> String {
         var hasher = SHA256()
         try RawFile.forEachChunk(of: path) { hasher.update(bufferPointer: $0) }
         return hex(hasher.finalize())

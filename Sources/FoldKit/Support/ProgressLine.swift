@@ -26,7 +26,7 @@ public final class ProgressLine {
     }
 
     /// True when standard error is a terminal and not running under CI.
-    public static var isInteractive: Bool {
+    static var isInteractive: Bool {
         isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["CI"] == nil
     }
 

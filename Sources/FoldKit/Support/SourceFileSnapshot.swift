@@ -8,7 +8,7 @@ import Foundation
 /// own: a file rewritten meanwhile (a training run saving a checkpoint over it) would leave blobs, the
 /// manifest's source digest or verify's two passes from different versions. `checkUnchanged` turns that
 /// into an error naming the file instead.
-public struct SourceFileSnapshot: Sendable {
+struct SourceFileSnapshot: Sendable {
     struct State: Equatable, Sendable {
         var size: UInt64
         var modified: Date
@@ -20,13 +20,13 @@ public struct SourceFileSnapshot: Sendable {
 
     /// Records the current state of every file in `paths` that exists (a network built in memory may
     /// name sources that are not files).
-    public init(_ paths: [String]) {
+    init(_ paths: [String]) {
         states = paths.compactMap { path in (try? Self.state(of: path)).map { (path, $0) } }
     }
 
     /// Throws a `FoldKitError` (`.io`) naming the first file whose size, modification time or identity
     /// differs from the snapshot (or that is gone).
-    public func checkUnchanged() throws {
+    func checkUnchanged() throws {
         for (path, before) in states {
             let now = try? Self.state(of: path)
             guard now == before else {

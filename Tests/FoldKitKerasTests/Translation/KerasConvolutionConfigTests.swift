@@ -1,5 +1,5 @@
 @testable import FoldKitKeras
-import FoldKitCore
+@testable import FoldKitCore
 import XCTest
 
 /// The convolution config family decoded once for Conv2D, DepthwiseConv2D and SeparableConv2D,

@@ -1,5 +1,5 @@
-import FoldKit
-import FoldKitCore
+@testable import FoldKit
+@testable import FoldKitCore
 import XCTest
 
 /// `BoxComparison.compare` on boxes given directly, in a frame that is the network input of

@@ -1,9 +1,9 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// Issue 5, check 3: on yolo-fastest-1.1 with dog.jpg, the original and folded networks find the same
+/// On yolo-fastest-1.1 with dog.jpg, the original and folded networks find the same
 /// boxes, and they agree with OpenCV DNN's detections for the same input (Fixtures/detections/generate.py).
 final class DetectionsAgainstOpenCVTests: XCTestCase {
     private struct Reference: Decodable {

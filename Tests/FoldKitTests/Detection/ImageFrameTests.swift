@@ -1,5 +1,5 @@
-import FoldKit
-import FoldKitCore
+@testable import FoldKit
+@testable import FoldKitCore
 import XCTest
 
 final class ImageFrameTests: XCTestCase {

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// [yolo] with new_coords=1 (Scaled-YOLOv4, YOLOv7), decoded as AlexeyAB darknet does: forward_yolo_layer

@@ -1,9 +1,9 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// Issue 2, check 2: convert yolov2-tiny-voc with seeded weights and compare every blob with batch-norm
+/// Convert yolov2-tiny-voc with seeded weights and compare every blob with batch-norm
 /// folding (sqrt(var + 1e-5)) and OIHW -> OHWI done here independently, straight from the weights bytes.
 final class ConvertYoloV2TinyTests: XCTestCase {
     /// (layer index, filters, input channels, kernel size, batch norm) of yolov2-tiny-voc.cfg's convolutions.

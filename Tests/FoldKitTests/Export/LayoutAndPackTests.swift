@@ -1,10 +1,10 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
 
 final class LayoutAndPackTests: XCTestCase {
-    /// The DESIGN.md formula, written out independently: (c/4)*H*W*4 + y*W*4 + x*4 + c%4, zero padding,
+    /// The sliced layout (four channels per slice), written out independently: (c/4)*H*W*4 + y*W*4 + x*4 + c%4, zero padding,
     /// and C <= 2 stored unpadded with C components per pixel.
     func testSlicedLayoutFollowsTheFormula() {
         for channels in [1, 2, 3, 4, 5, 255] {

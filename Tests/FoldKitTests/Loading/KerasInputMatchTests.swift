@@ -1,6 +1,6 @@
-import FoldKit
-import FoldKitCore
-import FoldKitKeras
+@testable import FoldKit
+@testable import FoldKitCore
+@testable import FoldKitKeras
 import XCTest
 
 /// Matching an input array against a Keras model's declared input: the shapes Keras takes (batch 1

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Which stand-alone batch norms `BatchNormAttachment` attaches, on small hand-built networks in

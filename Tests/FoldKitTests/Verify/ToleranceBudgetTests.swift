@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// The analytic parts of verify's per-layer tolerance, recomputed by hand from the documented formula

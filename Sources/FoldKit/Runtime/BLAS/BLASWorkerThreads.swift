@@ -26,8 +26,8 @@ enum BLASWorkerThreads {
     /// true with OpenBLAS (found by its `openblas_set_num_threads`) on more than one core. Decided at the
     /// first product: OpenBLAS is set to one thread for the whole process. Then no BLAS worker spins
     /// between products and holds a core that FoldKit's own loops (transforms, im2col, activations) need,
-    /// which is what OpenBLAS's threading costs on 2 cores (measured on yolov3: Docs/Performance.md, third
-    /// round). Other BLAS libraries (Accelerate) keep their own threading.
+    /// which is what OpenBLAS's threading costs on 2 cores (see Docs/Performance.md, third round). Other
+    /// BLAS libraries (Accelerate) keep their own threading.
     static let splitsProducts: Bool = {
         guard Parallel.workerCount > 1, let symbol = DynamicSymbol.address(of: "openblas_set_num_threads") else { return false }
         typealias SetThreads = @convention(c) (Int32) -> Void

@@ -4,11 +4,9 @@ import Foundation
 /// Splits loops across the machine's cores when the work is big enough to pay for the hand-off.
 ///
 /// Used for compute-bound loops (depthwise convolution, pooling, transcendental activations, batch norm,
-/// Winograd transforms), im2col (its stride-2 gathers) and same-shape sums, each measured faster on
-/// yolov3 (Docs/Performance.md, third round).
-/// Bias and leaky/relu passes after a GEMM stay on the calling thread: measured on yolov3 at 416x416
-/// (2 cores), splitting them made no difference beyond the host's noise, with OpenBLAS's own threads
-/// (then still spinning after each GEMM) and again with FoldKit splitting the products.
+/// Winograd transforms), im2col (its stride-2 gathers) and same-shape sums. Bias and leaky/relu passes
+/// after a GEMM stay on the calling thread: splitting them gained nothing (see Docs/Performance.md,
+/// third round).
 /// Before a loop goes to the cores, OpenBLAS's idle workers are ended when a command asked for it
 /// (`ProcessTuning.stopsIdleBLASWorkers`; otherwise that call does nothing).
 enum Parallel {

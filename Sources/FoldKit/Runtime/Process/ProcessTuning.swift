@@ -49,7 +49,7 @@ public struct ProcessTuning: Equatable, Sendable {
     /// Whether FoldKit runs the BLAS single-threaded and splits each product across the cores itself:
     /// true with OpenBLAS on more than one core (decided at the first product, for the whole process),
     /// false with other BLAS libraries (Accelerate), which keep their own threading.
-    public static var splitsBLASProducts: Bool { BLASWorkerThreads.splitsProducts }
+    static var splitsBLASProducts: Bool { BLASWorkerThreads.splitsProducts }
 
     /// Set by `apply()` only (a command's start, before other threads run FoldKit work).
     private static var stopsIdleWorkersBeforeParallelWork = false

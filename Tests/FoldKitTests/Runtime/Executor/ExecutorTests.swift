@@ -1,5 +1,5 @@
 import Foundation
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
 

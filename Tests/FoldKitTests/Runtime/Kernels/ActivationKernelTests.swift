@@ -1,5 +1,5 @@
 import Foundation
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Activations against hand-computed values and the formulas of Darknet's activations.h / Keras written out here.

@@ -1,5 +1,5 @@
 import Foundation
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Softmax, shortcut sums (Darknet's shortcut_cpu written out here), products, affine maps, PReLU,

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Concatenation (route groups), upsample, reshape, zero padding and cropping, by hand.

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Max and average pooling, global pooling, on small inputs computed by hand.

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import XCTest
 
 /// Darknet's [reorg] / [reorg3d] against darknet's reorg_cpu written out here, and tf.space_to_depth

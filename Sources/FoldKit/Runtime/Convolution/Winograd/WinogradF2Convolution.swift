@@ -16,10 +16,7 @@
 /// activation (`ChannelEpilogue`) are applied to each output row piece as soon as it is written.
 enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
-    /// transforms. On yolov3 at 416 (2 cores) every layer with C >= 64 was faster by Winograd than by
-    /// im2col. The 32-channel 208x208 layer was slower until the tiles ran in blocks per core
-    /// (`WinogradSchedule`), and faster since, in float32 and float64 (F(4x4)), side by side. The timings
-    /// are in Docs/Performance.md.
+    /// transforms; the threshold and the per-layer comparison with im2col are in Docs/Performance.md.
     static var minimumInputChannels: Int { 32 }
 
     /// Whether a convolution of this geometry takes this path: 3x3, stride 1, dilation 1, one group,

@@ -15,15 +15,14 @@
 /// Precision: the transforms multiply by small integers and G's fractions (U is computed in float64 and
 /// rounded once), so the result differs from the direct sum by rounding only, but more of it than
 /// F(2x2, 3x3) (its points 0, +-1, +-2 give coefficients up to 8): `ConvolutionKernel` uses it for the
-/// float64 reference only, and only where it measured faster (outputs of at least `minimumOutputSide`).
+/// float64 reference only, and only on outputs of at least `minimumOutputSide` (see Docs/Performance.md).
 ///
 /// Weights: U is precomputed at init, or computed into the scratch buffer on every pass when parameters
 /// stream (`WinogradWeights`, which also runs the 36 GEMMs). Scheduling and epilogue as in
 /// `WinogradF2Convolution` (`WinogradSchedule`).
 enum WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
-    /// Measured per layer on yolov3 at 416 (2 cores, OpenBLAS, against F(2x2, 3x3)): at 52x52 and 104x104
-    /// outputs F(4x4) is faster in float32 and float64, at 26x26 (49 tiles) it is slower, so it starts
-    /// between them (timings in Docs/Performance.md).
+    /// Between the 26x26 outputs, where F(2x2, 3x3) is the quicker, and the 52x52 ones, where F(4x4, 3x3)
+    /// is (per-layer comparison in Docs/Performance.md).
     static var minimumOutputSide: Int { 40 }
 
     /// Float64 only (the reference pass), for a `WinogradF2Convolution` geometry whose output is at least

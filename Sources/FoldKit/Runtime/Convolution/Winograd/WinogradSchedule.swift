@@ -24,11 +24,9 @@ struct WinogradSchedule {
     /// Cores the blocks are spread over (1 when wide).
     let workers: Int
 
-    /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size):
-    /// measured on yolov3 at 416 (2 cores) against the wide schedule, blocks were faster on the 104x104
-    /// layers (two blocks of 1352 tiles) and 52x52 layers (two of 338), float32 and float64. Blocks of
-    /// 3 MiB with at least 64 tiles were slower than wide on the 26x26 layers: the narrow products re-pack
-    /// U once per block. The timings are in Docs/Performance.md.
+    /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size).
+    /// Smaller blocks make the narrow products re-pack U once per block too often; the comparison with
+    /// the wide schedule and with smaller blocks is in Docs/Performance.md.
     static let defaultBlockBytes = 8 << 20
     /// Narrower blocks make the products' packing of U dominate.
     static let minimumBlockTiles = 256

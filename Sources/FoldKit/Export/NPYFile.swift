@@ -5,9 +5,9 @@ import Foundation
 /// Layout: the magic `\x93NUMPY`, version bytes 1 0, a little-endian uint16 header length, then an ASCII
 /// dict `{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 4, 4), }` padded with spaces and
 /// ending in '\n' so that the data starts at a multiple of 64 bytes, then the raw little-endian values.
-public enum NPYFile {
+enum NPYFile {
     /// Encodes float32 values with the given shape (C order).
-    public static func encode(values: [Float], shape: [Int]) -> Data {
+    static func encode(values: [Float], shape: [Int]) -> Data {
         var data = header(descr: "<f4", shape: shape)
         values.withUnsafeBufferPointer { buffer in
             #if _endian(big)
@@ -20,7 +20,7 @@ public enum NPYFile {
     }
 
     /// The header bytes exactly as numpy 1.x/2.x writes them for format version 1.0.
-    public static func header(descr: String, shape: [Int]) -> Data {
+    static func header(descr: String, shape: [Int]) -> Data {
         let shapeText: String
         switch shape.count {
         case 0: shapeText = "()"
@@ -41,14 +41,14 @@ public enum NPYFile {
     }
 
     /// Writes float32 values to `url` as .npy.
-    public static func write(values: [Float], shape: [Int], to url: URL) throws {
+    static func write(values: [Float], shape: [Int], to url: URL) throws {
         do { try encode(values: values, shape: shape).write(to: url) } catch {
             throw FoldKitError(.io, "cannot write .npy: \(error.localizedDescription)", file: url.path)
         }
     }
 
     /// Reads a C-order .npy of float32 (`<f4`), float64 (`<f8`) or float16 (`<f2`) values as Float.
-    public static func read(path: String) throws -> (shape: [Int], values: [Float]) {
+    static func read(path: String) throws -> (shape: [Int], values: [Float]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read file", file: path)
         }
@@ -57,7 +57,7 @@ public enum NPYFile {
     }
 
     /// Parses .npy bytes; `descr` is the dtype string found (e.g. `<f4`).
-    public static func parse(_ data: Data, file: String) throws -> (shape: [Int], values: [Float], descr: String) {
+    static func parse(_ data: Data, file: String) throws -> (shape: [Int], values: [Float], descr: String) {
         let bytes = [UInt8](data)
         guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1..<6]) == Array("NUMPY".utf8) else {
             throw FoldKitError(.badInput, "not a .npy file", file: file, byteOffset: 0, expected: "magic \\x93NUMPY")

@@ -1,0 +1,24 @@
+import ArgumentParser
+import FoldKit
+import Foundation
+
+@main
+enum FoldKitMain {
+    static func main() {
+        do {
+            var command = try FoldKitCommand.parseAsRoot()
+            try command.run()
+        } catch is CheckFailed {
+            exit(2)
+        } catch let error as FoldKitError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
+        } catch {
+            // Help and version requests exit 0 as usual; every other parse or validation error exits 1.
+            let code = FoldKitCommand.exitCode(for: error)
+            if code == .success { FoldKitCommand.exit(withError: error) }
+            FileHandle.standardError.write(Data((FoldKitCommand.fullMessage(for: error) + "\n").utf8))
+            exit(1)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import FoldKit
+
+/// The input the network runs on.
+struct InputArguments: ParsableArguments {
+    @Option(help: "Float32 .npy input. Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array.")
+    var input: String?
+
+    @Option(help: "Seed for the synthetic input (uniform [0,1) from SplitMix64), used when --input is not given.")
+    var seed: UInt64 = 0
+
+    /// Reads the model and its input: the --input array (whose shape is read first, so it can fill
+    /// sizes a Keras model leaves undefined) or the seeded input at the model's size.
+    func load(_ model: ModelArguments) throws -> (network: Network, input: ModelInput) {
+        if let input { return try ModelLoader.load(paths: model.files, options: model.options, inputPath: input) }
+        let network = try model.load()
+        return (network, ModelInput.seeded(seed, shape: network.inputShape))
+    }
+}

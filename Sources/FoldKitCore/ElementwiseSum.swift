@@ -1,0 +1,8 @@
+/// Element-wise sum of the inputs, then an activation (Darknet [shortcut], Keras Add).
+/// The output has the first input's shape. Darknet semantics when shapes differ: each further input
+/// is added over the common channels min(C0, Ci); when spatial sizes differ, input i is sampled with
+/// stride (Hi/H0) or the output is strided (H0/Hi), as darknet's `shortcut_cpu`.
+public struct ElementwiseSum: Sendable, Hashable {
+    public var activation: Activation
+    public init(activation: Activation = .linear) { self.activation = activation }
+}

@@ -1,4 +1,4 @@
-import FoldKit
+@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest

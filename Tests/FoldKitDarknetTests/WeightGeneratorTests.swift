@@ -1,5 +1,5 @@
-import FoldKitCore
-import FoldKitDarknet
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest

@@ -1,8 +1,8 @@
 import FoldKitCore
 
 /// The `foldkit inspect` table: one row per layer.
-public enum InspectTable {
-    public static func render(_ network: Network) -> String {
+package enum InspectTable {
+    package static func render(_ network: Network) -> String {
         var rows: [[String]] = [["layer", "name", "type", "inputs", "output CxHxW", "params", "weights bytes", "bn epsilon"]]
         for layer in network.layers {
             let params = layer.kind.parameters.reduce(0) { $0 + $1.tensor.count }

@@ -31,9 +31,6 @@ public enum DarknetSeededWeights {
         }
         defer { try? handle.close() }
         var random = SplitMix64(seed: seed)
-        let chunk = 1 << 18
-        var buffer = [UInt32]()
-        buffer.reserveCapacity(chunk)
         do {
             try handle.seekToEnd()
             // A layer's tensors are drawn together (`wide` adjusts gamma from the variance drawn after it).
@@ -43,16 +40,17 @@ public enum DarknetSeededWeights {
                 var end = start + 1
                 while end < plan.count && plan[end].layerLabel == plan[start].layerLabel { end += 1 }
                 let layer = generator.drawLayer(plan[start..<end].map { ($0.role, $0.count, $0.fanIn) }, from: &random)
-                for value in layer.joined() {
-                    buffer.append(value.bitPattern.littleEndian)
-                    if buffer.count >= chunk {
-                        try buffer.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
-                        buffer.removeAll(keepingCapacity: true)
+                for tensor in layer {
+                    let words = [UInt32](unsafeUninitializedCapacity: tensor.count) { buffer, initialized in
+                        tensor.withUnsafeBufferPointer { values in
+                            for i in values.indices { buffer[i] = values[i].bitPattern.littleEndian }
+                        }
+                        initialized = tensor.count
                     }
+                    try words.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
                 }
                 start = end
             }
-            try buffer.withUnsafeBytes { try handle.write(contentsOf: Data($0)) }
         } catch {
             throw FoldKitError(.io, "cannot write the weights file: \(error)", file: path)
         }

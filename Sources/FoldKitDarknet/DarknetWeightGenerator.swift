@@ -31,8 +31,17 @@ public enum DarknetWeightGenerator: String, CaseIterable, Sendable {
     /// (role, count, fan_in); the result has one array per tensor.
     func drawLayer(_ tensors: [(role: DarknetTensorRole, count: Int, fanIn: Int)], from generator: inout SplitMix64) -> [[Float]] {
         let hasBatchNorm = tensors.contains { $0.role == .gamma }
-        var values = tensors.map { tensor in
-            (0..<tensor.count).map { _ in draw(tensor.role, fanIn: tensor.fanIn, hasBatchNorm: hasBatchNorm, from: &generator) }
+        var values: [[Float]] = []
+        values.reserveCapacity(tensors.count)
+        for tensor in tensors {
+            // A plain loop into preallocated storage: the same draws in the same order as one `draw` call
+            // per element, without a closure per element (which dominates in unoptimised builds).
+            values.append([Float](unsafeUninitializedCapacity: tensor.count) { buffer, initialized in
+                for i in 0..<tensor.count {
+                    buffer[i] = draw(tensor.role, fanIn: tensor.fanIn, hasBatchNorm: hasBatchNorm, from: &generator)
+                }
+                initialized = tensor.count
+            })
         }
         if self == .wide, let g = tensors.firstIndex(where: { $0.role == .gamma }),
            let v = tensors.firstIndex(where: { $0.role == .variance }), values[g].count == values[v].count {

@@ -69,6 +69,9 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var overflowHazards: [BoxOverflowHazard]
     public var saturation: Saturation
     public var smallestIoU: Float
+    /// With float16 storage: the smallest IoU between the reference's boxes and the control's (the
+    /// original network in float16 storage), from which `minimumIoU` was derived; nil in float32.
+    public var controlSmallestIoU: Float? = nil
     public var largestScoreDifference: Float
     /// The boxes agree: every compared pair has IoU >= `minimumIoU` and no box is found clearly above the
     /// threshold by one network only.

@@ -33,6 +33,21 @@ public enum ToleranceBudget {
     public static func controlFactor(_ precision: VerificationPrecision) -> Double {
         precision == .float32 ? 8 : 16
     }
+    /// How many times the control's IoU shortfall (1 - smallest IoU of its boxes against the reference's)
+    /// the folded boxes may show with float16 storage.
+    public static let boxFactor: Float = 2
+
+    /// The smallest IoU folded boxes must keep: `fixed` in float32; with float16 storage
+    ///
+    ///     min(fixed, 1 - boxFactor x (1 - controlSmallestIoU))
+    ///
+    /// so that float16's own movement of the boxes (measured by the control) is no false alarm, while a
+    /// fold that moves them further than twice that still fails.
+    public static func minimumBoxIoU(fixed: Float, controlSmallestIoU: Float) -> Float {
+        guard controlSmallestIoU.isFinite else { return fixed }
+        return min(fixed, max(0, 1 - boxFactor * (1 - controlSmallestIoU)))
+    }
+
     /// The factor on the analytic floor.
     public static let safety = 16.0
 

@@ -163,7 +163,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                     + "above the threshold score >= \(BoxComparison.nearOne); the box comparison is reported but does not count in the verdict "
                     + "(the per-layer comparison still judges the fold)")
             }
-            lines.append("boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(d.minimumIoU)), largest score difference \(format(Double(d.largestScoreDifference)))")
+            lines.append("boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; float16 control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))")
         }
         if let problems = blobProblems {
             lines.append("")

@@ -95,6 +95,7 @@ public enum Verifier {
         let phase = "passes (reference float64, control and folded float32\(options.float16 ? " and float16 storage" : ""))"
         var referenceHeads = [[Float]](repeating: [], count: layerCount)
         var candidateHeads = [[Float]](repeating: [], count: layerCount)
+        var controlHeads = [[Float]](repeating: [], count: layerCount)
         var seconds = (reference: 0.0, control: 0.0, candidate: 0.0, comparison: 0.0)
         for index in 0..<layerCount {
             var start = DispatchTime.now()
@@ -112,7 +113,10 @@ public enum Verifier {
                 if precisions[p] == .float32, options.float16, let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate) {
                     hazards?.append(hazard)
                 }
-                if case .detection = original.layers[index].kind { candidateHeads[index] = candidate }
+                if case .detection = original.layers[index].kind {
+                    candidateHeads[index] = candidate
+                    controlHeads[index] = control
+                }
                 seconds.comparison += PhaseClock.seconds(since: start)
             }
             if case .detection = original.layers[index].kind { referenceHeads[index] = referenceOutput.map(Float.init) }
@@ -142,10 +146,23 @@ public enum Verifier {
         if isDetector {
             let referenceBoxes = DetectionDecoder.decodeHeads(network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
                                                               networkName: "reference")
-            detections = BoxComparison.compare(
-                reference: referenceBoxes, candidate: candidateBoxes,
-                settings: .init(threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
-                                frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames))
+            var settings = BoxComparison.Settings(
+                threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
+                frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
+            // With float16 storage the boxes move by what float16 alone costs: the control's boxes (the
+            // original network in float16 storage) measure it, and the folded boxes may lose at most
+            // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than
+            // `minimumBoxIoU`). In float32 the fixed minimum stands: float32 boxes agree to ~1e-5.
+            var controlIoU: Float?
+            if options.float16 {
+                let controlBoxes = DetectionDecoder.decodeHeads(network: original, outputs: controlHeads, threshold: options.detectionThreshold,
+                                                                networkName: "control")
+                let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
+                controlIoU = control.smallestIoU
+                settings.minimumIoU = ToleranceBudget.minimumBoxIoU(fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU)
+            }
+            detections = BoxComparison.compare(reference: referenceBoxes, candidate: candidateBoxes, settings: settings)
+            detections?.controlSmallestIoU = controlIoU
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
         try snapshot.checkUnchanged()

@@ -81,13 +81,13 @@ final class ToleranceBudgetTests: XCTestCase {
         XCTAssertEqual(ToleranceBudget.controlFactor(.float16Storage), 16)
     }
 
-    /// Folded boxes with float16 storage may lose twice the control's IoU shortfall, never more than
+    /// Folded boxes with float16 storage may lose 16 times the control's IoU shortfall, never more than
     /// the fixed minimum demands; in float32 (no finite control) the fixed minimum stands.
     func testMinimumBoxIoU() {
         XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 1), 0.99)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.999), 0.99)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9), 0.8, accuracy: 1e-6)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.3), 0)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9999), 0.99)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.99), 0.84, accuracy: 1e-5)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9), 0)
         XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: .nan), 0.99)
     }
 }

@@ -24,6 +24,23 @@ final class FixturesCheckTests: XCTestCase {
         try CommandRunner.run(["fixtures", cfg, weights, "--check", pack.path])
     }
 
+    /// Runs the check and asserts it fails (exit 2) with output naming `file` and containing every one of `words`.
+    private func assertCheckFails(_ pack: URL, _ weights: String, naming file: String, saying words: [String] = [],
+                                  line: UInt = #line) throws {
+        let result = try check(pack, weights)
+        XCTAssertEqual(result.status, 2, result.stdout + result.stderr, line: line)
+        for word in [file] + words { XCTAssertTrue(result.stdout.contains(word), result.stdout, line: line) }
+    }
+
+    /// Replaces the stored array of `name` in the pack.
+    private func rewrite(_ pack: URL, _ name: String, _ change: (inout [Float], inout [Int]) -> Void) throws {
+        let file = pack.appendingPathComponent(name)
+        let stored = try NPYFile.read(path: file.path)
+        var values = stored.values, shape = stored.shape
+        change(&values, &shape)
+        try NPYFile.write(values: values, shape: shape, to: file)
+    }
+
     func testMatchingPackPasses() throws {
         let (pack, weights) = try makePack()
         let result = try check(pack, weights)
@@ -33,53 +50,32 @@ final class FixturesCheckTests: XCTestCase {
 
     func testChangedValuesFailNamingTheFile() throws {
         let (pack, weights) = try makePack()
-        let file = pack.appendingPathComponent("layer_001.npy")
-        var stored = try NPYFile.read(path: file.path)
-        stored.values[stored.values.count - 1] *= 1.01
-        try NPYFile.write(values: stored.values, shape: stored.shape, to: file)
-        let result = try check(pack, weights)
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("layer_001.npy"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("FAIL"), result.stdout)
+        try rewrite(pack, "layer_001.npy") { values, _ in values[values.count - 1] *= 1.01 }
+        try assertCheckFails(pack, weights, naming: "layer_001.npy", saying: ["FAIL"])
     }
 
     func testNaNInAStoredFileFails() throws {
         let (pack, weights) = try makePack()
-        let file = pack.appendingPathComponent("layer_002.npy")
-        var stored = try NPYFile.read(path: file.path)
-        stored.values[0] = .nan
-        try NPYFile.write(values: stored.values, shape: stored.shape, to: file)
-        let result = try check(pack, weights)
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("layer_002.npy"), result.stdout)
+        try rewrite(pack, "layer_002.npy") { values, _ in values[0] = .nan }
+        try assertCheckFails(pack, weights, naming: "layer_002.npy")
     }
 
     func testMissingFileFailsNamingIt() throws {
         let (pack, weights) = try makePack()
         try FileManager.default.removeItem(at: pack.appendingPathComponent("layer_003.npy"))
-        let result = try check(pack, weights)
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("layer_003.npy"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("missing"), result.stdout)
+        try assertCheckFails(pack, weights, naming: "layer_003.npy", saying: ["missing"])
     }
 
     func testExtraFileFailsNamingIt() throws {
         let (pack, weights) = try makePack()
         try FileManager.default.copyItem(at: pack.appendingPathComponent("layer_000.npy"), to: pack.appendingPathComponent("layer_099.npy"))
-        let result = try check(pack, weights)
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("layer_099.npy"), result.stdout)
+        try assertCheckFails(pack, weights, naming: "layer_099.npy")
     }
 
     func testChangedShapeFailsNamingIt() throws {
         let (pack, weights) = try makePack()
-        let file = pack.appendingPathComponent("layer_000.npy")
-        let stored = try NPYFile.read(path: file.path)
         // Same values, flattened: the shape no longer matches the layer's.
-        try NPYFile.write(values: stored.values, shape: [stored.values.count], to: file)
-        let result = try check(pack, weights)
-        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("layer_000.npy"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("shape"), result.stdout)
+        try rewrite(pack, "layer_000.npy") { values, shape in shape = [values.count] }
+        try assertCheckFails(pack, weights, naming: "layer_000.npy", saying: ["shape"])
     }
 }

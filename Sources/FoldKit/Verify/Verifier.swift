@@ -115,7 +115,8 @@ public enum Verifier {
                 }
                 if case .detection = original.layers[index].kind {
                     candidateHeads[index] = candidate
-                    controlHeads[index] = control
+                    // The control's boxes are compared only with float16 storage (see below).
+                    if options.float16 { controlHeads[index] = control }
                 }
                 seconds.comparison += PhaseClock.seconds(since: start)
             }

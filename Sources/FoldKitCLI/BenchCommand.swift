@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Time detection decoding, SHA-256, and (given a model) convert, forward passes and reading, in this process.",
-        discussion: "Each figure is the minimum (and median) wall time of --runs runs after one warm-up run.")
+        discussion: HelpExamples.bench)
 
     @Option(help: "Darknet .cfg to time convert and forward passes on (with --weights).")
     var cfg: String?

@@ -6,7 +6,8 @@ import Foundation
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Fold batch norm and write one little-endian float32 blob per tensor plus manifest.json.")
+        abstract: "Fold batch norm and write one little-endian float32 blob per tensor plus manifest.json.",
+        discussion: HelpExamples.convert)
 
     @OptionGroup var model: ModelArguments
 
@@ -16,21 +17,31 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow).")
     var layout: WeightLayout = .ohwi
 
+    @OptionGroup var output: OutputOptions
+
     func run() throws {
         let start = Date()
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
         ProcessTuning(stopsIdleBLASWorkers: true).apply()
         let network = try model.load()
         let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
-                                            options: .init(layout: layout), progress: ProgressLine("converting"))
+                                            options: .init(layout: layout), progress: output.console.progressLine("converting"))
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }
         let folded = manifest.layers.filter { $0.foldedBatchNorm == true }.count
-        print("wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)")
+        let console = output.console
+        console.say("wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)")
         let kept = manifest.tensors.filter { $0.role == .scale }.map { "\($0.layer)" }
         if !kept.isEmpty {
-            print("batch norm kept as per-channel scale and shift (nothing to fold it into) at layers \(kept.joined(separator: ", "))")
+            console.say("batch norm kept as per-channel scale and shift (nothing to fold it into) at layers \(kept.joined(separator: ", "))")
         }
-        print("batch norm folded into \(folded) layers with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")")
-        print(String(format: "took %.2f s", Date().timeIntervalSince(start)))
+        console.say("batch norm folded into \(folded) layers with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")")
+        let seconds = Date().timeIntervalSince(start)
+        console.say(String(format: "took %.2f s", seconds))
+        try console.document(JSONDocument(command: "convert", ConvertResult(
+            out: out, blobs: manifest.tensors.count, bytes: bytes, layout: layout.rawValue.lowercased(),
+            foldedBatchNormLayers: manifest.layers.filter { $0.foldedBatchNorm == true }.map(\.index),
+            scaleShiftLayers: manifest.tensors.filter { $0.role == .scale }.map(\.layer),
+            bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
+            seconds: seconds, manifest: manifest)))
     }
 }

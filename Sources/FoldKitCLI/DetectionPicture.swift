@@ -5,7 +5,8 @@ import Foundation
 enum DetectionPicture {
     /// Prints `boxes` (in `picture`'s pixels) and, when `drawPath` is given, writes `picture` with each
     /// box outlined in its class colour and labelled "name score" (or "class score") in `BitmapFont`.
-    static func report(_ boxes: [PixelDetection], picture: RGBImage, drawPath: String?) throws {
+    static func report(_ boxes: [PixelDetection], picture: RGBImage, drawPath: String?, console: Console) throws {
+        let print = console.say
         print("boxes in image pixels (left, top, right, bottom) of \(picture.width)x\(picture.height):")
         for box in boxes.prefix(VerificationReport.printedBoxes) {
             print(String(format: "  %@  (%.1f, %.1f, %.1f, %.1f)", box.label, box.left, box.top, box.right, box.bottom))

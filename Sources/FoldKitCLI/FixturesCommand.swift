@@ -7,7 +7,7 @@ struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixtures",
         abstract: "Write the input and every layer's output as .npy files plus manifest.json, for other engines' tests.",
-        discussion: "With --check DIR, recompute an existing pack and report drift (exit 2 when beyond --rtol).")
+        discussion: HelpExamples.fixtures)
 
     @OptionGroup var model: ModelArguments
     @OptionGroup var input: InputArguments
@@ -28,22 +28,28 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "With --check: largest deviation relative to a tensor's max |value| that is not drift.")
     var rtol: Double = 1e-6
 
+    @OptionGroup var output: OutputOptions
+
     func run() throws {
         if let check {
             let network = try model.load()
             let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
-            print(report.text())
+            let console = output.console
+            console.say(report.text())
+            try console.document(JSONDocument(command: "fixtures", FixturesResult(check: report, pass: report.pass)))
             if !report.pass { throw CheckFailed() }
             return
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
         let (network, given) = try input.load(model)
         let modelInput = try image.prepare(for: network)?.input ?? given
-        let progress = PassProgress("fixtures")
+        let console = output.console
+        let progress = PassProgress("fixtures", enabled: console.showsProgress)
         let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
                                                progress: progress.update)
         progress.finish()
-        print("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
-        print("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
+        console.say("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
+        console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
+        try console.document(JSONDocument(command: "fixtures", FixturesResult(out: out, layout: layout.rawValue, npz: npz, manifest: manifest, pass: true)))
     }
 }

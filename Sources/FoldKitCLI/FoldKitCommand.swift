@@ -8,5 +8,8 @@ struct FoldKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "foldkit",
         abstract: "Fold batch norm into Darknet and Keras weights, write blobs for on-device engines, and prove the result.",
-        subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self])
+        discussion: HelpExamples.root,
+        version: FoldKitVersion.string,
+        subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self,
+                      CLIReferenceCommand.self])
 }

@@ -11,7 +11,7 @@ enum FoldKitMain {
         } catch is CheckFailed {
             exit(2)
         } catch let error as FoldKitError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(TerminalStyle.standardError.paint("error:", .red)) \(error)\n".utf8))
             exit(1)
         } catch {
             // Help and version requests exit 0 as usual; every other parse or validation error exits 1.

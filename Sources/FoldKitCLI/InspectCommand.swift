@@ -6,16 +6,23 @@ import Foundation
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "List every layer: index, type, output shape, parameters, bytes in the weights file, batch-norm epsilon.")
+        abstract: "List every layer: index, type, output shape, parameters, bytes in the weights file, batch-norm epsilon.",
+        discussion: HelpExamples.inspect)
 
     @OptionGroup var model: ModelArguments
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
+        let console = output.console
         let network = try model.load(requireWeights: false)
-        print(InspectTable.render(network))
-        guard model.files.count > 1 || network.format == .keras else { return }
-        let hazards = try Float16Hazard.scan(folded: FoldBatchNorm.apply(to: network))
-        print(hazards.isEmpty ? "float16 hazards of the folded weights: none" : "float16 hazards of the folded weights (\(hazards.count)):")
-        hazards.forEach { print("  " + $0.text) }
+        console.say(InspectTable.render(network))
+        var hazards: [Float16Hazard]?
+        if model.files.count > 1 || network.format == .keras {
+            let found = try Float16Hazard.scan(folded: FoldBatchNorm.apply(to: network))
+            console.say(found.isEmpty ? "float16 hazards of the folded weights: none" : "float16 hazards of the folded weights (\(found.count)):")
+            found.forEach { console.say("  " + $0.text) }
+            hazards = found
+        }
+        try console.document(JSONDocument(command: "inspect", InspectResult(network, float16Hazards: hazards)))
     }
 }

@@ -4,14 +4,19 @@ import FoldKit
 /// terminal (`ProgressLine`, silent in pipes and CI), each pass's line ended when the next one starts.
 final class PassProgress {
     private let command: String
+    private let enabled: Bool
     private var current: (pass: String, line: ProgressLine)?
 
-    init(_ command: String) { self.command = command }
+    /// `enabled: false` keeps it silent (`--quiet`, `--json`); otherwise it draws on a terminal only.
+    init(_ command: String, enabled: Bool = true) {
+        self.command = command
+        self.enabled = enabled
+    }
 
     func update(pass: String, done: Int, total: Int) {
         if current?.pass != pass {
             current?.line.finish()
-            current = (pass, ProgressLine("\(command): \(pass)"))
+            current = (pass, ProgressLine("\(command): \(pass)", enabled: enabled ? nil : false))
         }
         current?.line.update(done: done, total: total)
     }

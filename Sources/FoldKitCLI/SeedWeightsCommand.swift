@@ -6,7 +6,8 @@ import Foundation
 struct SeedWeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed-weights",
-        abstract: "Write a complete Darknet .weights file for a cfg with seeded values (for tests and benchmarks).")
+        abstract: "Write a complete Darknet .weights file for a cfg with seeded values (for tests and benchmarks).",
+        discussion: HelpExamples.seedWeights)
 
     @Argument(help: "The Darknet .cfg file.")
     var cfg: String

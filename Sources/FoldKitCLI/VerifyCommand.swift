@@ -7,7 +7,7 @@ struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Compare the folded network (float32 or float16) with the original (float64) layer by layer, against what the original itself deviates in that precision, and their boxes.",
-        discussion: "Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked and over tolerance or blobs changed.")
+        discussion: HelpExamples.verify)
 
     @OptionGroup var model: ModelArguments
     @OptionGroup var input: InputArguments
@@ -37,13 +37,20 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Class names for the boxes, one a line (default: the .names file beside a Darknet cfg with the cfg's name, else the only .names file there).")
     var names: String?
 
-    @Option(help: "Also write the report as JSON to this file (schema in Docs/Verify.md).")
+    @Option(help: "Also write the report as JSON to this file, or with - print it on stdout instead of the text report (schema in Docs/Verify.md).")
     var json: String?
+
+    @Option(help: "Also write the report as one self-contained HTML page (charts, float16 hazards, boxes on the --image) to this file.")
+    var report: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors (on stderr); the exit code tells the outcome.")
+    var quiet = false
 
     func run() throws {
         // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
         // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
         ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
+        let console = Console(quiet: quiet, json: json == "-")
         let (original, given) = try input.load(model)
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
@@ -54,9 +61,9 @@ struct VerifyCommand: ParsableCommand {
                 throw FoldKitError(.io, "blob file is missing for tensor \(missing.tensor)", file: URL(fileURLWithPath: blobs).appendingPathComponent(missing.file).path)
             }
             guard let network = result.network else {
-                print("blob problems:")
-                problems.forEach { print("  \($0.tensor) (\($0.file)): \($0.problem)") }
-                print("FAIL: the blobs cannot be loaded")
+                console.say("blob problems:")
+                problems.forEach { console.say("  \($0.tensor) (\($0.file)): \($0.problem)") }
+                console.verdict("FAIL: the blobs cannot be loaded", pass: false)
                 throw CheckFailed()
             }
             blobNetwork = network
@@ -66,18 +73,28 @@ struct VerifyCommand: ParsableCommand {
         let classNames = try ClassNames.load(path: names, for: original)
         let frame = prepared.map { ImageFrame(imageWidth: $0.picture.width, imageHeight: $0.picture.height, preprocessing: $0.preprocessing,
                                               networkInput: original.inputShape) }
-        let progress = PassProgress("verify")
+        let progress = PassProgress("verify", enabled: console.showsProgress)
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
             options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
                            imageFrame: frame, classNames: classNames),
             blobProblems: problems, progress: progress.update)
         progress.finish()
-        print(report.text())
+        var text = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let verdictLine = text.popLast() ?? ""
+        text.forEach(console.say)
+        console.verdict(verdictLine, pass: report.passed)
         if let detections = report.detections, let prepared {
-            try DetectionPicture.report(detections.referenceDetections, picture: prepared.picture, drawPath: prepared.drawPath)
+            try DetectionPicture.report(detections.referenceDetections, picture: prepared.picture, drawPath: prepared.drawPath, console: console)
         }
-        if let json { try JSONOutput.write(report, to: URL(fileURLWithPath: json)) }
+        if let json {
+            if json == "-" { try console.document(report) } else { try JSONOutput.write(report, to: URL(fileURLWithPath: json)) }
+        }
+        if let path = self.report {
+            let picture = try prepared.map { try AuditImage(path: image.image ?? "", width: $0.picture.width, height: $0.picture.height) }
+            try AuditPage.write(report, image: picture, to: URL(fileURLWithPath: path))
+            console.say("wrote the audit page to \(path)")
+        }
         if !report.passed { throw CheckFailed() }
     }
 }

@@ -8,15 +8,17 @@ import Foundation
 enum DetectionOverlay {
     static func svg(image: AuditImage, boxes: [PixelDetection]) -> String {
         let w = Double(image.width), h = Double(image.height)
-        let stroke = max(1, min(w, h) / 300), fontSize = max(10, min(w, h) / 40)
+        // Shown at least 480 and at most 960 CSS pixels wide; outlines 2 and labels 12 of those pixels.
+        let shownWidth = min(max(w, 480), 960), perPixel = w / shownWidth
+        let stroke = 2 * perPixel, fontSize = 12 * perPixel
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
         func color(_ classIndex: Int) -> String {
             let (r, g, b) = BoxDrawing.color(for: classIndex)
             return String(format: "#%02x%02x%02x", r, g, b)
         }
         var svg: [String] = []
-        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"picture\" viewBox=\"0 0 \(image.width) \(image.height)\" width=\"\(f(min(w, 960)))\" height=\"\(f(min(w, 960) * h / max(w, 1)))\" role=\"img\" aria-label=\"the image with the original network's boxes\">")
-        svg.append("<image href=\"\(image.dataURI)\" x=\"0\" y=\"0\" width=\"\(image.width)\" height=\"\(image.height)\"/>")
+        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"picture\" viewBox=\"0 0 \(image.width) \(image.height)\" width=\"\(f(shownWidth))\" height=\"\(f(shownWidth * h / max(w, 1)))\" role=\"img\" aria-label=\"the image with the original network's boxes\">")
+        svg.append("<image style=\"image-rendering: pixelated\" href=\"\(image.dataURI)\" x=\"0\" y=\"0\" width=\"\(image.width)\" height=\"\(image.height)\"/>")
         for box in boxes {
             svg.append("<rect class=\"box\" x=\"\(f(box.left))\" y=\"\(f(box.top))\" width=\"\(f(max(box.right - box.left, 0)))\" height=\"\(f(max(box.bottom - box.top, 0)))\" fill=\"none\" stroke=\"\(color(box.classIndex))\" stroke-width=\"\(f(stroke))\"/>")
         }

@@ -13,8 +13,8 @@ import Foundation
 /// line: `LayerVerdict.allowed`). A zero deviation has no logarithm and is drawn on the bottom axis, an
 /// infinite or NaN one on the top axis (both are said in the point's tooltip).
 enum DeviationChart {
-    static let width = 960.0, height = 340.0
-    static let left = 78.0, right = 16.0, top = 16.0, bottom = 44.0
+    static let width = 960.0, height = 360.0
+    static let left = 78.0, right = 16.0, top = 16.0, bottom = 64.0
 
     static func svg(_ verdict: PrecisionVerdict) -> String {
         let layers = verdict.layers
@@ -48,7 +48,7 @@ enum DeviationChart {
         for i in stride(from: 0, to: layers.count, by: every) {
             svg.append("<text x=\"\(f(x(i)))\" y=\"\(f(top + plotHeight + 16))\" text-anchor=\"middle\" class=\"axis\">\(layers[i].index)</text>")
         }
-        svg.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(height - 6))\" text-anchor=\"middle\" class=\"axis\">layer</text>")
+        svg.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(top + plotHeight + 32))\" text-anchor=\"middle\" class=\"axis\">layer</text>")
         svg.append("<text x=\"14\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 \(f(top + plotHeight / 2)))\">max deviation (output units, log)</text>")
 
         // Tolerance: a step line, flat across each layer's slot.
@@ -66,12 +66,21 @@ enum DeviationChart {
             let title = "layer \(layer.index) \(layer.type): max dev \(XMLText.short(d))\(note), control \(XMLText.short(layer.control.maxAbsDeviation)), allowed \(XMLText.short(layer.allowed)) (\(layer.allowedBy)), \(layer.pass ? "ok" : "OVER")"
             svg.append("<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(d)))\" r=\"\(radius)\" fill=\"\(layer.pass ? "#1565c0" : "#c62828")\" data-layer=\"\(layer.index)\" data-value=\"\(XMLText.number(d))\"><title>\(XMLText.escape(title))</title></circle>")
         }
-        // Legend.
-        let lx = left + 10, ly = top + 12
-        svg.append("<g class=\"legend\"><rect x=\"\(f(lx - 6))\" y=\"\(f(ly - 10))\" width=\"330\" height=\"52\" fill=\"#fff\" fill-opacity=\"0.85\" stroke=\"#ccc\"/>")
-        svg.append("<line x1=\"\(f(lx))\" y1=\"\(f(ly - 3))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly - 3))\" stroke=\"#1565c0\" stroke-width=\"2\"/><text x=\"\(f(lx + 30))\" y=\"\(f(ly + 1))\" class=\"axis\">candidate (folded) max |candidate - reference|</text>")
-        svg.append("<line x1=\"\(f(lx))\" y1=\"\(f(ly + 13))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly + 13))\" stroke=\"#9e9e9e\" stroke-width=\"2\"/><text x=\"\(f(lx + 30))\" y=\"\(f(ly + 17))\" class=\"axis\">control (original) max |control - reference|</text>")
-        svg.append("<line x1=\"\(f(lx))\" y1=\"\(f(ly + 29))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly + 29))\" stroke=\"#c62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/><text x=\"\(f(lx + 30))\" y=\"\(f(ly + 33))\" class=\"axis\">tolerance (allowed)</text></g>")
+        // Legend, in one row under the axis.
+        let ly = height - 10
+        let entries: [(String, String, String)] = [
+            ("#1565c0", "", "candidate (folded) max |candidate - reference|"),
+            ("#9e9e9e", "", "control (original) max |control - reference|"),
+            ("#c62828", " stroke-dasharray=\"6 3\"", "tolerance (allowed)"),
+        ]
+        var lx = left
+        svg.append("<g class=\"legend\">")
+        for (color, dash, label) in entries {
+            svg.append("<line x1=\"\(f(lx))\" y1=\"\(f(ly - 4))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>"
+                + "<text x=\"\(f(lx + 30))\" y=\"\(f(ly))\" class=\"axis\">\(XMLText.escape(label))</text>")
+            lx += 40 + Double(label.count) * 6.2
+        }
+        svg.append("</g>")
         svg.append("</svg>")
         return svg.joined(separator: "\n")
     }

@@ -35,7 +35,10 @@ struct FixturesCommand: ParsableCommand {
             let network = try model.load()
             let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
             let console = output.console
-            console.say(report.text())
+            var lines = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let verdictLine = lines.popLast() ?? ""
+            lines.forEach(console.say)
+            console.verdict(verdictLine, pass: report.pass)
             try console.document(JSONDocument(command: "fixtures", FixturesResult(check: report, pass: report.pass)))
             if !report.pass { throw CheckFailed() }
             return

@@ -131,6 +131,28 @@ final class VerifyReportPageTests: XCTestCase {
         }
     }
 
+    /// A failing run (an rtol no float32 run meets) still writes the page: FAIL, the failing rows marked
+    /// and red dots, as many as the JSON report has layers over tolerance; no image, no picture.
+    func testFailingRunWritesAFailPage() throws {
+        let dir = try temporaryFolder()
+        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
+        let weights = dir.appendingPathComponent("w.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let page = dir.appendingPathComponent("fail.html")
+        let run = try CommandRunner.run(["verify", cfg, weights, "--rtol", "1e-15", "--report", page.path, "--json", "-"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let report = try decoder.decode(VerificationReport.self, from: Data(run.stdout.utf8))
+        let failing = report.precisions.flatMap(\.layers).filter { !$0.pass }.count
+        XCTAssertGreaterThan(failing, 0)
+        let root = try XCTUnwrap(try XMLDocument(contentsOf: page, options: []).rootElement())
+        XCTAssertEqual(elements("span", in: root).first { attribute($0, "id") == "verdict" }?.stringValue, "FAIL")
+        XCTAssertEqual(elements("tr", in: root).filter { attribute($0, "class") == "over" }.count, failing)
+        XCTAssertEqual(elements("circle", in: root).filter { attribute($0, "fill") == "#c62828" }.count, failing)
+        XCTAssertTrue(elements("image", in: root).isEmpty, "no --image: no picture")
+    }
+
     /// Headless Chromium renders the page: the chart and the image are there (not blank) and the console is clean.
     func testPageRendersInChromium() throws {
         guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first(where: FileManager.default.isExecutableFile) else {

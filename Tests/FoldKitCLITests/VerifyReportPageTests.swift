@@ -89,7 +89,8 @@ final class VerifyReportPageTests: XCTestCase {
         for (section, precision) in zip(sections, report.precisions) {
             let name = precision.precision.rawValue
             XCTAssertEqual(attribute(section, "data-precision"), name)
-            let rows = elements("tr", in: section).filter { attribute($0, "data-layer") != nil }
+            let table = try XCTUnwrap(elements("table", in: root).first { attribute($0, "data-precision") == name }, "\(name): no layer table")
+            let rows = elements("tr", in: table).filter { attribute($0, "data-layer") != nil }
             XCTAssertEqual(rows.count, precision.layers.count, name)
             let dots = elements("circle", in: section)
             XCTAssertEqual(dots.count, precision.layers.count, "\(name): one dot per layer")

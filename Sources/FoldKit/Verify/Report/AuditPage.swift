@@ -7,8 +7,8 @@ import Foundation
 /// Every number comes from the `VerificationReport` that `--json` writes: each table cell holding a
 /// number carries it in `data-value` as Swift's shortest round-trip decimal (the JSON encoder's
 /// form), beside a 3-digit rendering for people. Sections (Docs/Verify.md "Audit page"):
-/// the verdict, one chart and table per precision (`DeviationChart`), the float16 hazards, the boxes on
-/// the image (`DetectionOverlay`, with `--image`), blob problems, timings.
+/// the verdict, one chart per precision (`DeviationChart`), the float16 hazards, the boxes on the image
+/// (`DetectionOverlay`, with `--image`), one layer table per precision, blob problems, timings.
 public enum AuditPage {
     /// How many of the original network's boxes the page draws and lists (strongest first).
     public static let shownBoxes = 100
@@ -23,9 +23,12 @@ public enum AuditPage {
         html.append("<body>")
         html.append("<h1>foldkit verify <span id=\"verdict\" class=\"verdict \(report.passed ? "pass" : "fail")\">\(verdict)</span></h1>")
         html.append(summary(report))
-        for precision in report.precisions { html.append(section(precision)) }
+        for precision in report.precisions { html.append(chart(precision)) }
         html.append(hazards(report))
         if let detections = report.detections { html.append(boxes(detections, image: image)) }
+        html.append("<section id=\"layers\"><h2>Layers</h2>")
+        for precision in report.precisions { html.append(table(precision)) }
+        html.append("</section>")
         if let problems = report.blobProblems {
             html.append("<section id=\"blob-problems\"><h2>Blob problems (\(problems.count))</h2><ul>")
             html += problems.map { "<li>\(XMLText.escape("\($0.tensor) (\($0.file)): \($0.problem)"))</li>" }
@@ -72,15 +75,22 @@ public enum AuditPage {
         return "<section id=\"summary\"><table class=\"summary\">\n" + body.joined(separator: "\n") + "\n</table></section>"
     }
 
-    private static func section(_ verdict: PrecisionVerdict) -> String {
+    private static func chart(_ verdict: PrecisionVerdict) -> String {
         let id = "precision-" + verdict.precision.rawValue.replacingOccurrences(of: " ", with: "-")
         var html: [String] = []
         html.append("<section class=\"precision\" id=\"\(id)\" data-precision=\"\(XMLText.escape(verdict.precision.rawValue))\">")
         html.append("<h2>\(XMLText.escape(verdict.precision.rawValue)) <span class=\"verdict \(verdict.pass ? "pass" : "fail")\">\(verdict.pass ? "pass" : "FAIL")</span></h2>")
         html.append("<p>control: \(XMLText.escape(verdict.control)); candidate: \(XMLText.escape(verdict.candidate)); K = \(verdict.controlFactor)</p>")
         html.append("<figure>\(DeviationChart.svg(verdict))<figcaption>Per-layer max deviation from the float64 reference, log scale. "
-            + "A layer passes when its blue dot is at or below the dashed tolerance line.</figcaption></figure>")
-        html.append("<table class=\"layers\"><thead><tr><th>layer</th><th>type</th><th>shape CxHxW</th><th>max|ref|</th><th>control dev</th>"
+            + "A layer passes when its blue dot is at or below the dashed tolerance line; the numbers are in the layer tables below.</figcaption></figure>")
+        html.append("</section>")
+        return html.joined(separator: "\n")
+    }
+
+    private static func table(_ verdict: PrecisionVerdict) -> String {
+        var html: [String] = []
+        html.append("<h3>\(XMLText.escape(verdict.precision.rawValue))</h3>")
+        html.append("<table class=\"layers\" data-precision=\"\(XMLText.escape(verdict.precision.rawValue))\"><thead><tr><th>layer</th><th>type</th><th>shape CxHxW</th><th>max|ref|</th><th>control dev</th>"
             + "<th>max dev</th><th>rel</th><th>allowed</th><th>by</th><th></th></tr></thead><tbody>")
         for layer in verdict.layers {
             let d = layer.candidate
@@ -94,7 +104,7 @@ public enum AuditPage {
                 + cell("maxAbsDeviation", d.maxAbsDeviation) + cell("relativeDeviation", d.relativeDeviation) + cell("allowed", layer.allowed)
                 + "<td>\(XMLText.escape(layer.allowedBy))</td><td>\(layer.pass ? "ok" : "OVER")</td></tr>")
         }
-        html.append("</tbody></table></section>")
+        html.append("</tbody></table>")
         return html.joined(separator: "\n")
     }
 

@@ -3,7 +3,7 @@
 enum AuditPageStyle {
     static let css = """
     body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; max-width: 1100px; }
-    h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; }
+    h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 28px; } h3 { font-size: 15px; }
     .verdict { padding: 2px 10px; border-radius: 4px; color: #fff; }
     .verdict.pass { background: #2e7d32; } .verdict.fail { background: #c62828; }
     table { border-collapse: collapse; font-size: 12px; margin: 8px 0; }

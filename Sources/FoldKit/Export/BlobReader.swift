@@ -129,16 +129,26 @@ public enum BlobReader {
                 }
                 return (entry, v)
             }
+            /// The manifest's layout of a weights blob; "sliced-depthwise" must be (and only be) on a depthwise layer.
             func layout(_ entry: BlobManifest.Tensor) throws -> WeightLayout {
-                guard let l = WeightLayout(rawValue: entry.layout) else {
-                    throw FoldKitError(.badInput, "unknown layout", file: entry.file, expected: "OHWI, OIHW or HWIO", found: entry.layout)
+                let depthwise = BlobWriter.isDepthwise(layer, in: network)
+                if entry.layout == WeightLayoutTransform.depthwiseSlicedName, depthwise { return .sliced }
+                guard let l = WeightLayout(rawValue: entry.layout), !(l == .sliced && depthwise) else {
+                    let names = WeightLayout.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw FoldKitError(.badInput, "unknown layout for this layer", file: entry.file, layer: layer.label,
+                                       expected: depthwise ? "\(names) or \(WeightLayoutTransform.depthwiseSlicedName)" : names, found: entry.layout)
                 }
                 return l
             }
             /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
             func oihwWeights() throws -> [Float] {
                 let (entry, stored) = try blob(.weights)
-                return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry))
+                do {
+                    return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry),
+                                                            depthwise: BlobWriter.isDepthwise(layer, in: network))
+                } catch let error as FoldKitError {
+                    throw error.located(file: entry.file, layer: layer.label)
+                }
             }
             switch layer.kind {
             case .convolution(var c):

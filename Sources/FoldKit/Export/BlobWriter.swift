@@ -118,6 +118,13 @@ public enum BlobWriter {
         }
     }
 
+    /// Whether the layer's weights take the depthwise sliced form (`WeightLayoutTransform.isDepthwise`):
+    /// a convolution with groups = outputs = input channels.
+    static func isDepthwise(_ layer: Layer, in network: Network) -> Bool {
+        guard case .convolution(let c) = layer.kind, let dims = weightDims(of: layer, in: network) else { return false }
+        return WeightLayoutTransform.isDepthwise(groups: c.groups, dims: dims)
+    }
+
     /// The file-name prefix of a layer's blobs.
     static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
         let kindPrefix: String

@@ -4,7 +4,7 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     /// The layer's index (Darknet section index after [net]; position in the Keras graph).
     public var index: Int
     public var name: String
-    /// conv, fc, maxpool, route, ... (the manifest's `type`).
+    /// "conv", "conv(depthwise)", "conv(groups=N)", "connected", "maxpool", "route", ... (the manifest's `type`).
     public var type: String
     /// Indices of the layers read; -1 is the network input.
     public var inputs: [Int]

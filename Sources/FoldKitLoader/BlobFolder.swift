@@ -19,6 +19,7 @@ public struct BlobFolder: Sendable {
         /// Map the files (`Data.ReadingOptions.alwaysMapped`) rather than read them into memory.
         public var memoryMapped: Bool
 
+        /// Checks every SHA-256 and maps the files unless told otherwise.
         public init(verifyChecksums: Bool = true, memoryMapped: Bool = true) {
             self.verifyChecksums = verifyChecksums
             self.memoryMapped = memoryMapped
@@ -27,6 +28,7 @@ public struct BlobFolder: Sendable {
 
     /// The manifest's format name and the version this loader reads.
     public static let formatName = "foldkit-blobs"
+    /// The manifest version this loader reads.
     public static let supportedVersion = 1
 
     /// The folder loaded.

@@ -3,6 +3,7 @@
 public struct BlobLayer: Codable, Equatable, Sendable {
     /// The layer's index (Darknet section index after [net]; position in the Keras graph).
     public var index: Int
+    /// The layer's name (the Darknet index as text, or the Keras layer name).
     public var name: String
     /// "conv", "conv(depthwise)", "conv(groups=N)", "connected", "maxpool", "route", ... (the manifest's `type`).
     public var type: String
@@ -18,6 +19,7 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var dilation: [Int]?
     /// [top, left, bottom, right].
     public var padding: [Int]?
+    /// Convolution groups (1 dense; the input channel count for depthwise).
     public var groups: Int?
     /// The activation applied after the layer ("leaky", "relu", "linear", ...).
     public var activation: String?

@@ -18,14 +18,18 @@ public struct BlobLoaderError: Error, CustomStringConvertible, Equatable, Sendab
         case checksumMismatch
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
     /// The sentence saying what is wrong.
     public var message: String
     /// The file (relative to the blob folder) the problem is in.
     public var file: String
+    /// What the manifest (or the format) asks for, e.g. "1728 bytes".
     public var expected: String?
+    /// What the folder holds instead.
     public var found: String?
 
+    /// A problem of `kind` in `file` (relative to the blob folder).
     public init(_ kind: Kind, _ message: String, file: String, expected: String? = nil, found: String? = nil) {
         self.kind = kind
         self.message = message
@@ -34,6 +38,7 @@ public struct BlobLoaderError: Error, CustomStringConvertible, Equatable, Sendab
         self.found = found
     }
 
+    /// "file: message (expected ..., found ...)".
     public var description: String {
         var text = "\(file): \(message)"
         switch (expected, found) {

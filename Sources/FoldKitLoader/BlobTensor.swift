@@ -13,6 +13,7 @@ public struct BlobTensor: Sendable {
     public var name: String
     /// The index of the layer it belongs to (`BlobLayer.index`).
     public var layer: Int
+    /// What the blob is to its layer.
     public var role: BlobTensorRole
     /// The file name inside the folder.
     public var file: String

@@ -75,7 +75,7 @@ enum WeightLayoutTransform {
     /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw]. The
     /// padding of the sliced layout is dropped (not checked).
     static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
-        let d = try checkedDims(dims, count: dims.count == 4 ? dims.reduce(1, *) : -1)
+        let d = try checkedDims(dims, count: dims.reduce(1, *))
         if layout == .sliced { try checkDepthwise(depthwise, d) }
         let storedCount = shape(dims, in: layout, depthwise: depthwise).reduce(1, *)
         guard stored.count == storedCount else {

@@ -5,9 +5,13 @@ import PackageDescription
 /// proves the conversion right. See Docs/Architecture.md for how the targets depend on each other.
 let package = Package(
     name: "FoldKit",
-    platforms: [.macOS(.v13)],
+    // iOS, tvOS, watchOS and visionOS are for FoldKitLoader, the blob reader an app links (CryptoKit's
+    // SHA256 needs iOS 13 and later); the converter itself needs macOS or Linux.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
+        // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
+        .library(name: "FoldKitLoader", targets: ["FoldKitLoader"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
     ],
     dependencies: [
@@ -31,6 +35,8 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         .target(name: "FoldKitCore"),
+        // No dependency beyond Foundation (and CryptoKit where the platform has it).
+        .target(name: "FoldKitLoader"),
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
@@ -57,7 +63,10 @@ let package = Package(
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
-        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitLoader", "FoldKitTestSupport"]),
+        .testTarget(
+            name: "FoldKitLoaderTests",
+            dependencies: ["FoldKitLoader", "FoldKit", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "FoldKitCLITests", dependencies: ["FoldKitCLI", "FoldKit", "FoldKitTestSupport"]),
     ]
 )

@@ -14,7 +14,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output folder (written to a temporary sibling, renamed into place when complete).")
     var out: String
 
-    @Option(help: "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow).")
+    @Option(help: "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow), sliced (4-channel texel slices).")
     var layout: WeightLayout = .ohwi
 
     @OptionGroup var output: OutputOptions

@@ -30,6 +30,6 @@ struct ModelArguments: ParsableArguments {
 extension EpsilonPlacement: ExpressibleByArgument {}
 extension FixtureLayout: ExpressibleByArgument {}
 extension WeightLayout: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
+    public init?(argument: String) { self.init(caseInsensitive: argument) }
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }

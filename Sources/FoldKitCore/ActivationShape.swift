@@ -2,10 +2,14 @@
 /// element (c, y, x) of a `channels x height x width` tensor is at `c*height*width + y*width + x`.
 /// Readers of channels-last formats (Keras) convert at the edges; layers inside never see NHWC.
 public struct ActivationShape: Hashable, Sendable, CustomStringConvertible, Codable {
+    /// C.
     public var channels: Int
+    /// H.
     public var height: Int
+    /// W.
     public var width: Int
 
+    /// A C x H x W activation.
     public init(channels: Int, height: Int, width: Int) {
         self.channels = channels
         self.height = height
@@ -17,7 +21,10 @@ public struct ActivationShape: Hashable, Sendable, CustomStringConvertible, Coda
         ActivationShape(channels: count, height: 1, width: 1)
     }
 
+    /// C*H*W elements.
     public var count: Int { channels * height * width }
+    /// H*W elements of one channel.
     public var planeSize: Int { height * width }
+    /// "CxHxW".
     public var description: String { "\(channels)x\(height)x\(width)" }
 }

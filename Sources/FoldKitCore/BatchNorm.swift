@@ -2,12 +2,18 @@
 /// y[c] = gamma[c] * (x[c] - mean[c]) / denominator(variance[c]) + beta[c], with the denominator
 /// given by `convention`. Missing gamma means 1 (Keras `scale=False`); missing beta means 0 (`center=False`).
 public struct BatchNorm: Sendable {
+    /// gamma[c]; nil means 1.
     public var gamma: WeightTensor?
+    /// beta[c]; nil means 0.
     public var beta: WeightTensor?
+    /// The running mean[c].
     public var mean: WeightTensor
+    /// The running variance[c].
     public var variance: WeightTensor
+    /// The epsilon and where it goes.
     public var convention: EpsilonConvention
 
+    /// A batch norm of the given statistics.
     public init(gamma: WeightTensor?, beta: WeightTensor?, mean: WeightTensor, variance: WeightTensor, convention: EpsilonConvention) {
         self.gamma = gamma
         self.beta = beta
@@ -16,6 +22,7 @@ public struct BatchNorm: Sendable {
         self.convention = convention
     }
 
+    /// C, the length of `mean`.
     public var channels: Int { mean.count }
 
     /// The folded per-channel affine map y = scale * x + shift, computed in float64.
@@ -34,6 +41,7 @@ public struct BatchNorm: Sendable {
         return (scale, shift)
     }
 
+    /// The same batch norm with every tensor read into memory (file spans read now).
     public func materialized() throws -> BatchNorm {
         BatchNorm(
             gamma: try gamma?.materialized(), beta: try beta?.materialized(), mean: try mean.materialized(),

@@ -1,17 +1,26 @@
 /// YOLO detection head parameters ([region] of YOLOv2, [yolo] of YOLOv3+). The executor passes the
 /// raw tensor through unchanged; decoding happens in the verifier.
 public struct DetectionHead: Sendable, Hashable {
+    /// [region] (YOLOv2) or [yolo] (YOLOv3 and later).
     public enum Kind: String, Sendable { case region, yolo }
+    /// region or yolo.
     public var kind: Kind
+    /// The number of classes.
     public var classes: Int
     /// Anchor (w, h) pairs, all of them ([yolo] selects with `mask`). Region anchors are in grid cells, yolo's in pixels.
     public var anchors: [Float]
+    /// Which anchors this [yolo] head uses (indices into `anchors`).
     public var mask: [Int]
+    /// Box coordinates per anchor (4).
     public var coords: Int
+    /// [region]: class scores through softmax.
     public var softmax: Bool
+    /// [yolo] scale_x_y: x = (sigmoid(t) * s - (s - 1) / 2 + cell) / grid.
     public var scaleXY: Float
+    /// [yolo] new_coords=1 (Scaled-YOLOv4): the outputs are already activated.
     public var newCoords: Bool
 
+    /// A detection head with Darknet's defaults for what is not given.
     public init(kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false) {
         self.kind = kind
         self.classes = classes

@@ -1,8 +1,11 @@
 /// The epsilon convention a reader sets on every batch norm it creates (data, not a comment).
 public struct EpsilonConvention: Hashable, Sendable, Codable {
+    /// The batch-norm epsilon.
     public var epsilon: Double
+    /// Where it goes: sqrt(var + eps) or sqrt(var) + eps.
     public var placement: EpsilonPlacement
 
+    /// `epsilon` placed by `placement`.
     public init(epsilon: Double, placement: EpsilonPlacement) {
         self.epsilon = epsilon
         self.placement = placement

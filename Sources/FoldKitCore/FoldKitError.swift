@@ -5,6 +5,7 @@
 /// in the weights file where it applies, plus what was expected against what was found.
 /// Printed form: `file:line: layer 3 [convolutional] at byte 1234: message (expected X, found Y)`.
 public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, for exit codes and callers.
     public enum Kind: String, Sendable {
         /// The input file is malformed (truncated, leftover bytes, bad value, bad syntax).
         case badInput
@@ -16,17 +17,25 @@ public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable 
         case usage
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// The sentence saying what is wrong.
     public var message: String
+    /// The file the problem is in.
     public var file: String?
+    /// 1-based line in a text file (a .cfg).
     public var line: Int?
     /// The layer, as `layer 3 [convolutional]` (Darknet) or `conv2d_1 (Conv2D)` (Keras).
     public var layer: String?
     /// Byte offset in `file` where the problem applies (weights files).
     public var byteOffset: Int?
+    /// What was expected there.
     public var expected: String?
+    /// What was found instead.
     public var found: String?
 
+    /// A problem of `kind`, with as much of its place (file, line, layer, byte offset) and the expected
+    /// and found values as is known.
     public init(
         _ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil, layer: String? = nil,
         byteOffset: Int? = nil, expected: String? = nil, found: String? = nil
@@ -41,6 +50,7 @@ public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable 
         self.found = found
     }
 
+    /// "file:line: layer: at byte N: message (expected ..., found ...)" with the parts known.
     public var description: String {
         var location: [String] = []
         if let file { location.append(line.map { "\(file):\($0)" } ?? file) }

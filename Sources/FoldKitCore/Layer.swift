@@ -4,12 +4,16 @@ public struct Layer: Sendable {
     public var index: Int
     /// The name used in reports, blob names and fixtures: the Darknet index as a string, or the Keras layer name.
     public var name: String
+    /// What the layer computes, with its parameters.
     public var kind: LayerKind
     /// Indices of the layers this one reads; `Network.inputIndex` (-1) is the network input.
     public var inputs: [Int]
+    /// The shape of its output.
     public var outputShape: ActivationShape
+    /// Where it was read from.
     public var source: LayerSource
 
+    /// A layer at position `index` reading `inputs`.
     public init(index: Int, name: String, kind: LayerKind, inputs: [Int], outputShape: ActivationShape, source: LayerSource) {
         self.index = index
         self.name = name

@@ -9,6 +9,7 @@ public struct LayerSource: Sendable, Hashable {
     /// Bytes of the weights file this layer's parameters occupy (Darknet).
     public var weightsByteRange: Range<Int>?
 
+    /// A layer read from `section` of `file`.
     public init(file: String, section: String, line: Int? = nil, weightsByteRange: Range<Int>? = nil) {
         self.file = file
         self.section = section

@@ -3,18 +3,22 @@
 /// Activations are channel-major (C x H x W, batch 1). `layers` is in execution order: every layer's
 /// inputs come before it. The network input is referred to as `Network.inputIndex`.
 public struct Network: Sendable {
+    /// The model format read.
     public enum SourceFormat: String, Sendable, Codable { case darknet, keras }
 
     /// The index that stands for the network input in `Layer.inputs`.
     public static let inputIndex = -1
 
+    /// Darknet or Keras.
     public var format: SourceFormat
     /// The files the network was read from (description first, then weights).
     public var sourceFiles: [String]
+    /// The input's C x H x W.
     public var inputShape: ActivationShape
     /// How a user-supplied input tensor is laid out in the model's own convention
     /// (Darknet `.channelsFirst`, Keras `.channelsLast`).
     public var inputOrder: ElementOrder
+    /// Every layer in execution order.
     public var layers: [Layer]
     /// Indices of the layers whose outputs are the network outputs (the last layer if empty).
     public var outputs: [Int]
@@ -23,6 +27,7 @@ public struct Network: Sendable {
     /// Reader-specific facts for reports (Darknet header version and `seen`, Keras version, backend).
     public var metadata: [String: String]
 
+    /// A network of `layers` (in execution order) over an input of `inputShape`.
     public init(
         format: SourceFormat, sourceFiles: [String], inputShape: ActivationShape, inputOrder: ElementOrder,
         layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: [String: String] = [:]

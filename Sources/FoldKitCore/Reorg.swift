@@ -2,9 +2,13 @@
 /// darknet's `reorg_cpu` with forward=0); `darknetReorg3d`: [reorg3d]; `spaceToDepth`: tf.space_to_depth
 /// (the YAD2K `space_to_depth_x2` Lambda) for channels-last models.
 public struct Reorg: Sendable, Hashable {
+    /// Which element order (see above).
     public enum Flavor: String, Sendable { case darknetReorg, darknetReorg3d, spaceToDepth }
+    /// Block size: each stride x stride block of a channel becomes stride^2 channels.
     public var stride: Int
+    /// Which element order.
     public var flavor: Flavor
+    /// A reorg of block size `stride`.
     public init(stride: Int, flavor: Flavor) {
         self.stride = stride
         self.flavor = flavor

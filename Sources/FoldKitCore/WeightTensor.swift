@@ -11,19 +11,24 @@ import Darwin
 /// The values are either held in memory or refer to a span of the source file (`FileSpan`), read by
 /// `floats()` on demand.
 public struct WeightTensor: Sendable {
+    /// Where the values are.
     public enum Storage: Sendable {
         case values([Float])
         case file(FileSpan)
     }
 
+    /// The tensor's shape.
     public var shape: [Int]
+    /// The values, or the file span holding them.
     public var storage: Storage
 
+    /// A tensor held in memory.
     public init(shape: [Int], values: [Float]) {
         self.shape = shape
         self.storage = .values(values)
     }
 
+    /// A tensor read from `span` when needed.
     public init(shape: [Int], span: FileSpan) {
         self.shape = shape
         self.storage = .file(span)

@@ -11,6 +11,7 @@ public struct DarknetReadOptions: Sendable {
     /// Overrides [net] width=.
     public var inputWidth: Int? = nil
 
+    /// Darknet's epsilon convention and the cfg's own input size unless told otherwise.
     public init(epsilon: EpsilonConvention = .darknet, inputHeight: Int? = nil, inputWidth: Int? = nil) {
         self.epsilon = epsilon
         self.inputHeight = inputHeight

@@ -20,6 +20,8 @@ import Foundation
 /// rolling variance U(0.5, 1.5); weights U(-a, a) with a = sqrt(3 / fan_in), fan_in = (c/groups)*size*size
 /// for convolutions and the input count for [connected] (unit variance per output for unit inputs).
 public enum DarknetSeededWeights {
+    /// Writes a .weights file for `cfgPath` at `path` with every parameter drawn from `generator` seeded
+    /// by `seed` (the same seed gives the same file), for tests and benchmarks without a trained model.
     public static func write(cfgPath: String, seed: UInt64, generator: DarknetWeightGenerator = .uniform, to path: String) throws {
         let cfg = try CfgParser.parse(path: cfgPath)
         let header = DarknetWeightsHeader(major: 0, minor: 2, revision: 5, seen: 0)

@@ -16,6 +16,8 @@ public enum KerasReader {
     /// Epsilon convention recorded on the network when no batch norm sets one: Keras' default 1e-3 inside the sqrt.
     public static let defaultEpsilon = EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt)
 
+    /// Reads a Keras model: `model.h5` / `model.hdf5`, `model.keras`, or `config.json weights.h5`. Throws
+    /// `FoldKitError` naming the file and layer of the first problem (unsupported layers are refused by name).
     public static func read(paths: [String], options: KerasReadOptions = .init()) throws -> Network {
         try withSource(paths: paths) { source in
             var network = try build(source.description, store: source.store, descriptionFile: source.descriptionFile, sourceFiles: source.sourceFiles,

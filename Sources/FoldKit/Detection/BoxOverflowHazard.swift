@@ -14,6 +14,7 @@ public struct BoxOverflowHazard: Codable, Equatable, Sendable {
     /// How many boxes above the threshold this channel made non-finite.
     public var boxes: Int
 
+    /// A head channel of `layer` in `network` whose raw `value` made `boxes` boxes non-finite.
     public init(network: String, layer: Int, channel: Int, value: Float, boxes: Int) {
         self.network = network
         self.layer = layer
@@ -22,6 +23,7 @@ public struct BoxOverflowHazard: Codable, Equatable, Sendable {
         self.boxes = boxes
     }
 
+    /// The hazard as one line for a report.
     public var text: String {
         "\(network) layer \(layer) channel \(channel): value \(value) gives a non-finite box in float32 (\(boxes) box\(boxes == 1 ? "" : "es"))"
     }

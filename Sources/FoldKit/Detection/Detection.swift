@@ -1,19 +1,28 @@
 /// One detected box in network-input coordinates, normalised to [0, 1]: (x, y) is the centre,
 /// (width, height) the size, as fractions of the network input's width and height.
 public struct Detection: Codable, Equatable, Sendable {
+    /// The class with the highest score.
     public var classIndex: Int
     /// objectness x class probability
     public var score: Float
+    /// The box's objectness (1 for heads without one).
     public var objectness: Float
+    /// Centre x, fraction of the input width.
     public var x: Float
+    /// Centre y, fraction of the input height.
     public var y: Float
+    /// Width, fraction of the input width.
     public var width: Float
+    /// Height, fraction of the input height.
     public var height: Float
     /// Which head, grid cell and anchor produced it (for reports).
     public var head: Int
+    /// The grid cell (row-major).
     public var cell: Int
+    /// The anchor within the head.
     public var anchor: Int
 
+    /// A box with its score, geometry and origin.
     public init(classIndex: Int, score: Float, objectness: Float, x: Float, y: Float, width: Float, height: Float, head: Int = 0, cell: Int = 0, anchor: Int = 0) {
         self.classIndex = classIndex
         self.score = score

@@ -3,14 +3,18 @@
 /// coordinates, clipped to the image; `referenceDetections` and `candidateDetections` are the same final
 /// boxes in image pixels.
 public struct DetectionComparison: Codable, Equatable, Sendable {
+    /// One original box and its folded counterpart (nil when there is none).
     public struct Pair: Codable, Equatable, Sendable {
+        /// The original network's box.
         public var reference: Detection
+        /// The folded network's box from the same head, cell, anchor and class.
         public var candidate: Detection?
         /// 0 when unpaired.
         public var iou: Float
         /// |candidate score - reference score|
         public var scoreDifference: Float
 
+        /// A pair with its IoU and score difference.
         public init(reference: Detection, candidate: Detection?, iou: Float, scoreDifference: Float) {
             self.reference = reference
             self.candidate = candidate
@@ -29,6 +33,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         /// the network does not behave like a trained detector.
         public var saturated: Bool
 
+        /// Counts of the original's boxes before NMS.
         public init(candidates: Int, scoringNearOne: Int, saturated: Bool) {
             self.candidates = candidates
             self.scoringNearOne = scoringNearOne
@@ -36,8 +41,11 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
         }
     }
 
+    /// The score threshold.
     public var threshold: Float
+    /// The per-class NMS IoU threshold.
     public var nmsIoU: Float
+    /// The smallest IoU a pair may have and pass.
     public var minimumIoU: Float
     /// NMS considers at most this many boxes of each class, the highest scoring (OpenCV's top_k).
     public var nmsCandidatesPerClass: Int
@@ -58,6 +66,7 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var candidateDetections: [PixelDetection]
     /// Boxes before NMS paired by identity.
     public var pairedBeforeNMS: Int
+    /// How close to the threshold a score counts as borderline.
     public var borderline: Float
     /// Boxes found by only one network whose score is within `borderline` of the threshold.
     public var borderlineUnpaired: Int
@@ -67,11 +76,14 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var nonFiniteBoxes: Int
     /// The head channels that made those boxes non-finite.
     public var overflowHazards: [BoxOverflowHazard]
+    /// Whether the original scores like an untrained detector.
     public var saturation: Saturation
+    /// The smallest IoU among compared pairs.
     public var smallestIoU: Float
     /// With float16 storage: the smallest IoU between the reference's boxes and the control's (the
     /// original network in float16 storage), from which `minimumIoU` was derived; nil in float32.
     public var controlSmallestIoU: Float? = nil
+    /// The largest |candidate score - reference score| among pairs.
     public var largestScoreDifference: Float
     /// The boxes agree: every compared pair has IoU >= `minimumIoU` and no box is found clearly above the
     /// threshold by one network only.

@@ -16,13 +16,21 @@ import FoldKitCore
 /// which is [0, 1] for a stretched image or no image, the letterboxed strip inside the padding, and more
 /// than [0, 1] for a centre crop.
 public struct ImageFrame: Codable, Equatable, Sendable {
+    /// The original image's width in pixels.
     public var imageWidth: Int
+    /// The original image's height in pixels.
     public var imageHeight: Int
+    /// The network input's width.
     public var networkWidth: Int
+    /// The network input's height.
     public var networkHeight: Int
+    /// Input pixels per image pixel, horizontally.
     public var scaleX: Double
+    /// Input pixels per image pixel, vertically.
     public var scaleY: Double
+    /// Where the image's left edge lies in the input, input pixels (negative for a crop).
     public var offsetX: Double
+    /// Where the image's top edge lies in the input, input pixels.
     public var offsetY: Double
 
     /// No image: the frame is the network input itself, pixels are input pixels.
@@ -38,6 +46,7 @@ public struct ImageFrame: Codable, Equatable, Sendable {
                   scaleX: preprocessing.scaleX, scaleY: preprocessing.scaleY, offsetX: preprocessing.offsetX, offsetY: preprocessing.offsetY)
     }
 
+    /// An image placed in the input by the given scale and offset (the mapping above).
     public init(imageWidth: Int, imageHeight: Int, networkInput: ActivationShape, scaleX: Double, scaleY: Double, offsetX: Double, offsetY: Double) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight

@@ -4,16 +4,22 @@ import Foundation
 /// original image (the letterbox or crop undone; the network input's pixels when there is no image):
 /// 0 <= left <= right <= image width, 0 <= top <= bottom <= image height.
 public struct PixelDetection: Codable, Equatable, Sendable {
+    /// The class with the highest score.
     public var classIndex: Int
     /// From the names file, when there is one.
     public var className: String?
     /// objectness x class probability
     public var score: Float
+    /// Left edge, image pixels.
     public var left: Double
+    /// Top edge, image pixels.
     public var top: Double
+    /// Right edge, image pixels.
     public var right: Double
+    /// Bottom edge, image pixels.
     public var bottom: Double
 
+    /// `box` mapped to the image of `frame` and clipped to it, named from `classNames` if given.
     public init(_ box: Detection, frame: ImageFrame, classNames: [String]?) {
         classIndex = box.classIndex
         className = classNames.flatMap { box.classIndex >= 0 && box.classIndex < $0.count ? $0[box.classIndex] : nil }

@@ -23,15 +23,20 @@ public enum BlobReader {
             case sourceChanged
         }
 
+        /// The blob's name in the manifest ("conv0_W"), or "(source)" for a model file.
         public var tensor: String
+        /// The blob's (or model file's) file name.
         public var file: String
+        /// The sentence saying what is wrong.
         public var problem: String
+        /// What is wrong, for code.
         public var kind: Kind
         /// A missing file (exit code 1) rather than a changed one (exit code 2).
         public var missing: Bool { kind == .missingFile }
         /// The blobs cannot be turned back into a network (a file is missing or has the wrong size).
         public var preventsRebuild: Bool { kind == .missingFile || kind == .sizeMismatch }
 
+        /// A problem with blob `tensor` in `file`.
         public init(tensor: String, file: String, problem: String, kind: Kind) {
             self.tensor = tensor
             self.file = file
@@ -41,6 +46,7 @@ public enum BlobReader {
 
         private enum CodingKeys: String, CodingKey { case tensor, file, problem, missing }
 
+        /// Writes `tensor`, `file`, `problem` and `missing` (the kind is not written).
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(tensor, forKey: .tensor)
@@ -60,13 +66,20 @@ public enum BlobReader {
         }
     }
 
+    /// What `read(folder:model:)` found: the network rebuilt from the files, the manifest and every problem.
     public struct Result {
         /// The folded network built from the blob files (nil when sizes made that impossible).
         public var network: Network?
+        /// The folder's manifest.json.
         public var manifest: BlobManifest
+        /// Every problem with a blob or a source file; empty when the folder is intact.
         public var problems: [Problem]
     }
 
+    /// Reads the blob folder `folder` written for `model` (the network as loaded, unfolded): checks every
+    /// blob's file name, size and SHA-256 and the model files' SHA-256, and rebuilds the folded network from the
+    /// blob values when every blob has its size. Throws `FoldKitError` when manifest.json is missing or not
+    /// a FoldKit blob manifest; other problems are reported in `Result.problems`.
     public static func read(folder: URL, model: Network) throws -> Result {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
@@ -129,16 +142,26 @@ public enum BlobReader {
                 }
                 return (entry, v)
             }
+            /// The manifest's layout of a weights blob; "sliced-depthwise" must be (and only be) on a depthwise layer.
             func layout(_ entry: BlobManifest.Tensor) throws -> WeightLayout {
-                guard let l = WeightLayout(rawValue: entry.layout) else {
-                    throw FoldKitError(.badInput, "unknown layout", file: entry.file, expected: "OHWI, OIHW or HWIO", found: entry.layout)
+                let depthwise = BlobWriter.isDepthwise(layer, in: network)
+                if entry.layout == WeightLayoutTransform.depthwiseSlicedName, depthwise { return .sliced }
+                guard let l = WeightLayout(rawValue: entry.layout), !(l == .sliced && depthwise) else {
+                    let names = WeightLayout.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw FoldKitError(.badInput, "unknown layout for this layer", file: entry.file, layer: layer.label,
+                                       expected: depthwise ? "\(names) or \(WeightLayoutTransform.depthwiseSlicedName)" : names, found: entry.layout)
                 }
                 return l
             }
             /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
             func oihwWeights() throws -> [Float] {
                 let (entry, stored) = try blob(.weights)
-                return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry))
+                do {
+                    return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry),
+                                                            depthwise: BlobWriter.isDepthwise(layer, in: network))
+                } catch let error as FoldKitError {
+                    throw error.located(file: entry.file, layer: layer.label)
+                }
             }
             switch layer.kind {
             case .convolution(var c):

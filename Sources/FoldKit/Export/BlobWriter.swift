@@ -16,18 +16,24 @@ import FoldKitCore
 /// - unfoldable batch norm: `<prefix>_scale.bin`, `<prefix>_shift.bin`;  PReLU: `<prefix>_alpha.bin`
 /// The whole folder is written to a temporary sibling and renamed into place at the end.
 public enum BlobWriter {
+    /// How to write: the weight layout and the streaming chunk size.
     public struct Options {
+        /// The layout of convolution and fully connected weights (Docs/BlobFormat.md "Layouts").
         public var layout: WeightLayout
         /// Weights are streamed in chunks of whole output rows of about this many bytes (at least one row;
         /// HWIO goes a whole tensor at a time): small enough to stay in cache from the read through the fold
         /// to the write and the hash on other cores. The bytes written do not depend on it.
         public var chunkBytes: Int
+        /// OHWI weights in chunks of 256 KiB unless told otherwise.
         public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10) {
             self.layout = layout
             self.chunkBytes = chunkBytes
         }
     }
 
+    /// Writes `network`'s folded parameters to the folder `destination` (replaced only when complete) and
+    /// returns the manifest written. `progress` shows layers done and bytes written. Throws `FoldKitError`
+    /// naming the layer and file when a tensor cannot be read or folded, or the folder cannot be written.
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
         try AtomicOutputDirectory.write(to: destination) { folder in
@@ -116,6 +122,13 @@ public enum BlobWriter {
         default:
             return nil
         }
+    }
+
+    /// Whether the layer's weights take the depthwise sliced form (`WeightLayoutTransform.isDepthwise`):
+    /// a convolution with groups = outputs = input channels.
+    static func isDepthwise(_ layer: Layer, in network: Network) -> Bool {
+        guard case .convolution(let c) = layer.kind, let dims = weightDims(of: layer, in: network) else { return false }
+        return WeightLayoutTransform.isDepthwise(groups: c.groups, dims: dims)
     }
 
     /// The file-name prefix of a layer's blobs.

@@ -43,13 +43,16 @@ final class LayerStream {
         if let plan = try FoldBatchNorm.plan(for: layer, reader: reader),
            let weights = layer.kind.parameters.first(where: { $0.role == .weights })?.tensor {
             let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
+            let depthwise = BlobWriter.isDepthwise(layer, in: network)
             let path = try folder.url(for: "\(prefix)_W.bin").path
+            let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
             do {
-                try writeWeights(weights, plan: plan, dims: dims, path: path, key: firstKey)
+                try writeWeights(weights, plan: plan, dims: dims, depthwise: depthwise, path: path, key: firstKey)
             } catch let error as FoldKitError {
                 throw error.located(file: layer.source.file, layer: layer.label)
             }
-            blobs = [(.weights, "W", .queued(count: weights.count), WeightLayoutTransform.shape(dims, in: layout), layout.rawValue),
+            blobs = [(.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape,
+                      WeightLayoutTransform.manifestName(layout, depthwise: depthwise)),
                      (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], "C")]
         } else {
             do {
@@ -82,8 +85,9 @@ final class LayerStream {
 
     /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read
     /// into a buffer borrowed from the sink, folded in place by `plan` (W'[o, ...] = Float(Double(W[o, ...])
-    /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows).
-    private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], path: String, key: Int) throws {
+    /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows);
+    /// so does sliced, copied out of the buffer into its padded form (`depthwise` picks the form).
+    private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], depthwise: Bool, path: String, key: Int) throws {
         _ = try WeightLayoutTransform.checkedDims(dims, count: weights.count)
         if case .values(let values) = weights.storage { _ = try WeightLayoutTransform.checkedDims(dims, count: values.count) }
         let expected = dims.reduce(1, *)
@@ -104,6 +108,12 @@ final class LayerStream {
                     _ = destination.update(fromContentsOf: values[(first * row)..<(end * row)])
                 }
                 try plan.foldRows(destination, firstRow: first, rowLength: row)
+                if layout == .sliced {
+                    let sliced = try WeightLayoutTransform.sliced(fromOIHW: UnsafeBufferPointer(destination), dims: chunkDims, depthwise: depthwise)
+                    sink.giveBack(destination)
+                    sink.write(sliced, to: path, key: key)
+                    return
+                }
                 try WeightLayoutTransform.rearrange(inPlace: destination, dims: chunkDims, to: layout)
             } catch {
                 sink.giveBack(destination)

@@ -7,36 +7,88 @@ import FoldKitCore
 /// - OHWI: ((o*kh + y)*kw + x)*I + i      (Metal MPSCNNConvolution)
 /// - HWIO: ((y*kw + x)*I + i)*O + o       (Keras / TensorFlow)
 /// - OIHW: unchanged                      (Darknet, PyTorch, ONNX)
+/// - sliced: ((o*kh + y)*kw + x)*Ip + i, Ip = 4*ceil(I/4), padding zero (a Metal kernel reading 4-channel
+///   texels); depthwise (groups = O, I = 1): (((o/4)*kh + y)*kw + x)*4 + o%4, last slice zero-padded.
+///   The sliced forms hold more values than the source (Docs/BlobFormat.md "Sliced layout").
 enum WeightLayoutTransform {
     /// Where OIHW element (o, i, y, x) of weights with `dims` = [O, I, kh, kw] is stored in `layout`
-    /// (the formulas above).
+    /// (the formulas above). `depthwise` selects the depthwise sliced form; other layouts ignore it.
     @inline(__always)
-    static func storedIndex(o: Int, i: Int, y: Int, x: Int, dims: (o: Int, i: Int, kh: Int, kw: Int), in layout: WeightLayout) -> Int {
+    static func storedIndex(o: Int, i: Int, y: Int, x: Int, dims: (o: Int, i: Int, kh: Int, kw: Int), in layout: WeightLayout, depthwise: Bool = false) -> Int {
         switch layout {
         case .oihw: return ((o * dims.i + i) * dims.kh + y) * dims.kw + x
         case .ohwi: return ((o * dims.kh + y) * dims.kw + x) * dims.i + i
         case .hwio: return ((y * dims.kw + x) * dims.i + i) * dims.o + o
+        case .sliced:
+            if depthwise { return (((o / 4) * dims.kh + y) * dims.kw + x) * 4 + o % 4 }
+            return ((o * dims.kh + y) * dims.kw + x) * paddedToSlices(dims.i) + i
         }
     }
 
+    /// `count` rounded up to a whole number of 4-channel slices: 4*ceil(count/4).
+    static func paddedToSlices(_ count: Int) -> Int { (count + 3) / 4 * 4 }
+
+    /// Whether a layer's weights take the depthwise sliced form: one input channel per group and one
+    /// output per group (groups = O = input channels), so output channel o reads input channel o.
+    static func isDepthwise(groups: Int, dims: [Int]) -> Bool {
+        dims.count == 4 && groups > 1 && dims[1] == 1 && dims[0] == groups
+    }
+
+    /// The manifest's `layout` string of a weights blob: the layout's name, "sliced-depthwise" for the
+    /// depthwise sliced form.
+    static func manifestName(_ layout: WeightLayout, depthwise: Bool) -> String {
+        layout == .sliced && depthwise ? depthwiseSlicedName : layout.rawValue
+    }
+
+    /// The manifest's name for the depthwise sliced form.
+    static let depthwiseSlicedName = "sliced-depthwise"
+
     /// The OIHW `source` (`dims` = [O, I, kh, kw]) rearranged into `layout`.
-    static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout) throws -> [Float] {
+    static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
+        if layout == .sliced {
+            return try source.withUnsafeBufferPointer { try sliced(fromOIHW: $0, dims: dims, depthwise: depthwise) }
+        }
         var out = source
         try out.withUnsafeMutableBufferPointer { try rearrange(inPlace: $0, dims: dims, to: layout) }
         return out
     }
 
-    /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw].
-    static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout) throws -> [Float] {
-        let d = try checkedDims(dims, count: stored.count)
-        if layout == .oihw { return stored }
-        var out = [Float](repeating: 0, count: stored.count)
+    /// The OIHW `source` in the sliced layout: every element at `storedIndex(.sliced)`, padding zero.
+    static func sliced(fromOIHW source: UnsafeBufferPointer<Float>, dims: [Int], depthwise: Bool) throws -> [Float] {
+        let d = try checkedDims(dims, count: source.count)
+        try checkDepthwise(depthwise, d)
+        var out = [Float](repeating: 0, count: shape(dims, in: .sliced, depthwise: depthwise).reduce(1, *))
         var index = 0
         for o in 0..<d.o {
             for i in 0..<d.i {
                 for y in 0..<d.kh {
                     for x in 0..<d.kw {
-                        out[index] = stored[storedIndex(o: o, i: i, y: y, x: x, dims: d, in: layout)]
+                        out[storedIndex(o: o, i: i, y: y, x: x, dims: d, in: .sliced, depthwise: depthwise)] = source[index]
+                        index += 1
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw]. The
+    /// padding of the sliced layout is dropped (not checked).
+    static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
+        let d = try checkedDims(dims, count: dims.reduce(1, *))
+        if layout == .sliced { try checkDepthwise(depthwise, d) }
+        let storedCount = shape(dims, in: layout, depthwise: depthwise).reduce(1, *)
+        guard stored.count == storedCount else {
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(shape(dims, in: layout, depthwise: depthwise)) = \(storedCount) values in \(manifestName(layout, depthwise: depthwise))", found: "\(stored.count)")
+        }
+        if layout == .oihw { return stored }
+        var out = [Float](repeating: 0, count: dims.reduce(1, *))
+        var index = 0
+        for o in 0..<d.o {
+            for i in 0..<d.i {
+                for y in 0..<d.kh {
+                    for x in 0..<d.kw {
+                        out[index] = stored[storedIndex(o: o, i: i, y: y, x: x, dims: d, in: layout, depthwise: depthwise)]
                         index += 1
                     }
                 }
@@ -57,6 +109,8 @@ enum WeightLayoutTransform {
         switch layout {
         case .oihw:
             return
+        case .sliced:
+            throw FoldKitError(.unsupported, "the sliced layout holds more values than OIHW and cannot be made in place; use sliced(fromOIHW:)")
         case .ohwi:
             // Within row o the move is storedIndex(.ohwi) - o*row: p*I + i from i*spatial + p (p = y*kw + x).
             // Written with pointers stepping (no index multiply per element; the row is in L1).
@@ -98,15 +152,26 @@ enum WeightLayoutTransform {
 
     /// Whether `layout` keeps each output's row (its I*kh*kw values) in one contiguous place, so that
     /// `rearrange(inPlace:...)` on a run of whole rows ([rows, I, kh, kw]) gives exactly those rows
-    /// of the whole tensor's result. OIHW and OHWI do; HWIO interleaves the outputs.
-    static func isRowLocal(_ layout: WeightLayout) -> Bool { layout != .hwio }
+    /// of the whole tensor's result. OIHW and OHWI do; HWIO interleaves the outputs, and sliced is not
+    /// made in place (it grows by its padding).
+    static func isRowLocal(_ layout: WeightLayout) -> Bool { layout == .oihw || layout == .ohwi }
 
-    /// The shape as written in `layout`, from OIHW dims.
-    static func shape(_ dims: [Int], in layout: WeightLayout) -> [Int] {
+    /// The shape as written in `layout`, from OIHW dims (sliced: the padded shape).
+    static func shape(_ dims: [Int], in layout: WeightLayout, depthwise: Bool = false) -> [Int] {
+        guard dims.count == 4 else { return dims }
         switch layout {
         case .oihw: return dims
         case .ohwi: return [dims[0], dims[2], dims[3], dims[1]]
         case .hwio: return [dims[2], dims[3], dims[1], dims[0]]
+        case .sliced:
+            return depthwise ? [(dims[0] + 3) / 4, dims[2], dims[3], 4] : [dims[0], dims[2], dims[3], paddedToSlices(dims[1])]
+        }
+    }
+
+    /// The depthwise sliced form needs one input channel per group.
+    private static func checkDepthwise(_ depthwise: Bool, _ d: (o: Int, i: Int, kh: Int, kw: Int)) throws {
+        guard !depthwise || d.i == 1 else {
+            throw FoldKitError(.badInput, "depthwise weights have one input channel per group", expected: "I = 1", found: "I = \(d.i)")
         }
     }
 

@@ -7,21 +7,32 @@ import FoldKitCore
 /// network is run again exactly as `FixtureWriter` does, and every stored tensor is compared: identical
 /// bytes, or the largest deviation relative to the tensor's max |stored value|.
 public enum FixtureChecker {
+    /// How far one stored tensor is from a fresh computation.
     public struct TensorDrift: Codable, Equatable, Sendable {
+        /// The .npy file.
         public var file: String
+        /// Every value bit-identical.
         public var identical: Bool
+        /// The largest |stored - recomputed|.
         public var maxAbsDeviation: Double
         /// maxAbsDeviation / max |stored|
         public var relativeDeviation: Double
+        /// What is wrong beyond values (missing or unreadable, another shape, not in the manifest), if anything.
         public var problem: String?
     }
 
+    /// The result of `check`: every tensor's drift and the verdict.
     public struct Report: Codable, Equatable, Sendable {
+        /// The fixture folder checked.
         public var folder: String
+        /// One entry per manifest tensor.
         public var tensors: [TensorDrift]
+        /// The allowed deviation as a fraction of each tensor's max |value|.
         public var relativeTolerance: Double
+        /// Every tensor within tolerance and without problems.
         public var pass: Bool
 
+        /// The report as lines for a terminal.
         public func text() -> String {
             var lines = ["checked \(tensors.count) tensors in \(folder): \(tensors.filter(\.identical).count) byte-identical"]
             for t in tensors where !t.identical {
@@ -33,6 +44,8 @@ public enum FixtureChecker {
         }
     }
 
+    /// Recomputes every tensor of the fixture folder `folder` from `network` and compares it with the
+    /// stored one. Throws `FoldKitError` when manifest.json is missing or unreadable.
     public static func check(folder: URL, network: Network, relativeTolerance: Double = 1e-6) throws -> Report {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {

@@ -8,11 +8,13 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
         case index(Int)
         case name(String)
 
+        /// Reads a layer index (a number) or "input".
         public init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let i = try? container.decode(Int.self) { self = .index(i) } else { self = .name(try container.decode(String.self)) }
         }
 
+        /// Writes a layer index as a number, the input as "input".
         public func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
@@ -22,32 +24,52 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
         }
     }
 
+    /// One .npy file: the input or one layer's output.
     public struct Tensor: Codable, Equatable, Sendable {
+        /// The .npy file name inside the fixture folder.
         public var file: String
+        /// The layer whose output it is, or the input.
         public var layer: LayerID
+        /// The layer's name.
         public var name: String
+        /// The layer's type name ("conv", "maxpool", ...).
         public var type: String
+        /// The array's shape in the file (in the order of `layout`).
         public var shape: [Int]
+        /// nchw, nhwc or sliced.
         public var layout: String
+        /// "float32".
         public var dtype: String
+        /// SHA-256 (hex) of the .npy file.
         public var sha256: String
     }
 
+    /// "foldkit-fixtures".
     public var format: String
+    /// The manifest version (1).
     public var version: Int
+    /// The model files' names.
     public var source: [String]
+    /// The batch-norm epsilon of the network.
     public var bnEpsilon: Double
+    /// "inside" or "outside" (where epsilon goes).
     public var bnEpsilonMode: String
+    /// How the input was made ("seed 0" or a file path).
     public var input: String
     /// Which network produced the outputs and in what precision.
     public var computedBy: String
+    /// The layout of every tensor (nchw, nhwc or sliced).
     public var layout: String
+    /// The input first, then every layer's output in order.
     public var tensors: [Tensor]
     /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.
     public var pack: Pack?
 
+    /// fixtures.npz holding every tensor, when asked for.
     public struct Pack: Codable, Equatable, Sendable {
+        /// "fixtures.npz".
         public var file: String
+        /// SHA-256 (hex) of the archive.
         public var sha256: String
     }
 }

@@ -5,6 +5,7 @@ import FoldKitCore
 
 /// Reads JPEG (libjpeg-turbo's TurboJPEG API) and PNG (libpng's simplified API) into RGB, and writes PNG.
 public enum ImageFile {
+    /// Reads a JPEG or PNG file as RGB; throws `FoldKitError` naming the file when it cannot.
     public static func read(path: String) throws -> RGBImage {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read image", file: path)

@@ -5,14 +5,20 @@ import FoldKitCore
 /// Resampling is bilinear with pixel centres aligned (source coordinate = (dst + 0.5) / scale - 0.5,
 /// clamped at the edges), as OpenCV's INTER_LINEAR.
 public struct ImagePreprocessing: Sendable {
+    /// How the image is fitted to the input (stretch, letterbox, crop).
     public var mode: ResizeMode
+    /// The channel order the network expects.
     public var channelOrder: ChannelOrder
     /// The scaled image's placement inside the network input: scale factors and offset in input pixels.
     public private(set) var scaleX: Double = 1
+    /// Vertical scale factor, input pixels per image pixel.
     public private(set) var scaleY: Double = 1
+    /// Left offset of the scaled image in the input, input pixels.
     public private(set) var offsetX: Double = 0
+    /// Top offset of the scaled image in the input, input pixels.
     public private(set) var offsetY: Double = 0
 
+    /// A preprocessing with the given fitting and channel order.
     public init(mode: ResizeMode, channelOrder: ChannelOrder) {
         self.mode = mode
         self.channelOrder = channelOrder

@@ -11,6 +11,7 @@ public struct InputArray: Sendable {
     /// The values in stored (C) order.
     public var values: [Float]
 
+    /// An array read from `path` with its .npy `shape` and values in C order.
     public init(path: String, shape: [Int], values: [Float]) {
         self.path = path
         self.shape = shape

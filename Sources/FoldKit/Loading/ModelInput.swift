@@ -8,6 +8,7 @@ public struct ModelInput: Sendable {
     /// How it was made, for reports and manifests: `seed 0` or the file path.
     public var origin: String
 
+    /// An input of channel-major `values`, described as `origin` in reports.
     public init(values: [Float], origin: String) {
         self.values = values
         self.origin = origin

@@ -10,6 +10,9 @@ import FoldKitKeras
 /// Every network read goes through `BatchNormAttachment` before it is returned, so which batch norms
 /// fold is decided in one place for every format.
 public enum ModelLoader {
+    /// Reads the model in `paths` (reader picked from the file extensions, above) with batch norms attached
+    /// to the layers they follow. `requireWeights: false` lets a Darknet cfg be read alone (shapes only).
+    /// Throws `FoldKitError` naming the file, layer and offset of the first problem.
     public static func load(paths: [String], options: ModelOptions = .init(), requireWeights: Bool = true) throws -> Network {
         BatchNormAttachment.apply(to: try read(paths: paths, options: options, requireWeights: requireWeights))
     }

@@ -12,8 +12,10 @@ public struct ModelOptions: Sendable {
     /// `--height` / `--width`: run a fully convolutional Darknet network at another input size, or
     /// the size a Keras model leaves undefined (`None`).
     public var inputHeight: Int?
+    /// Input width (see `inputHeight`).
     public var inputWidth: Int?
 
+    /// Every option unset: each format's own epsilon and the model's own input size.
     public init(epsilon: Double? = nil, epsilonPlacement: EpsilonPlacement? = nil, inputHeight: Int? = nil, inputWidth: Int? = nil) {
         self.epsilon = epsilon
         self.epsilonPlacement = epsilonPlacement

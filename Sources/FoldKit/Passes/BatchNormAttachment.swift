@@ -30,9 +30,12 @@ public enum BatchNormAttachment {
 
     /// One decision: the batch norm at `batchNorm` attaches to the layer at `producer`.
     public struct Attachment: Equatable, Sendable {
+        /// The batch norm layer's index.
         public var batchNorm: Int
+        /// The index of the layer it was attached to.
         public var producer: Int
 
+        /// Batch norm `batchNorm` attached to layer `producer`.
         public init(batchNorm: Int, producer: Int) {
             self.batchNorm = batchNorm
             self.producer = producer

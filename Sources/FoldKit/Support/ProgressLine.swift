@@ -20,6 +20,7 @@ public final class ProgressLine {
     private var lastDraw = Date.distantPast
     private var drewSomething = false
 
+    /// A progress line titled `label`; shown when `enabled`, or by default when standard error is an interactive terminal.
     public init(_ label: String, enabled: Bool? = nil) {
         self.label = label
         self.enabled = enabled ?? ProgressLine.isInteractive

@@ -8,9 +8,12 @@ import FoldKitCore
 ///
 /// NaN or infinity in either where the other is finite counts as an infinite deviation.
 public struct ControlDeviation: Codable, Equatable, Sendable {
+    /// max_i |control_i - reference_i|, output units.
     public var maxAbsDeviation: Double
+    /// maxAbsDeviation / max_i |reference_i|.
     public var relativeDeviation: Double
 
+    /// The deviations as measured.
     public init(maxAbsDeviation: Double, relativeDeviation: Double) {
         self.maxAbsDeviation = maxAbsDeviation
         self.relativeDeviation = relativeDeviation

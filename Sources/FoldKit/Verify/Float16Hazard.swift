@@ -7,6 +7,7 @@ import FoldKitCore
 /// folded weights or biases beyond the range or in the subnormal range, and (given layer outputs)
 /// activations that overflow.
 public struct Float16Hazard: Codable, Equatable, Sendable {
+    /// What goes out of float16's range (the raw value is the sentence).
     public enum Kind: String, Codable, Sendable {
         case weightOverflow = "weight beyond float16 range (|w| > 65504)"
         case biasOverflow = "bias beyond float16 range (|b| > 65504)"
@@ -14,15 +15,20 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
         case activationOverflow = "activation beyond float16 range (|x| > 65504)"
     }
 
+    /// The layer's index.
     public var layer: Int
+    /// The layer's name.
     public var name: String
+    /// What goes out of range.
     public var kind: Kind
     /// Output channels affected (weights: filters; activations: feature channels).
     public var channels: [Int]
     /// The largest magnitude seen (or the smallest nonzero one for subnormals).
     public var magnitude: Float
 
+    /// The largest finite float16, 65504.
     public static let largest: Float = 65504
+    /// The smallest normal float16, 2^-14.
     public static let smallestNormal: Float = 6.103515625e-05
 
     /// Scans the folded network's parameters, and the given per-layer outputs (channel-major) if any.

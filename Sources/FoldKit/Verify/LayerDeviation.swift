@@ -10,17 +10,27 @@ import FoldKitCore
 public struct LayerDeviation: Codable, Equatable, Sendable {
     /// Where the largest deviation is: channel, row, column of the C x H x W output.
     public struct Location: Codable, Equatable, Sendable {
+        /// Channel.
         public var channel: Int
+        /// Row.
         public var y: Int
+        /// Column.
         public var x: Int
     }
 
+    /// max_i |reference_i|.
     public var maxAbsReference: Double
+    /// max_i |candidate_i - reference_i|, output units.
     public var maxAbsDeviation: Double
+    /// maxAbsDeviation / maxAbsReference (0 when both are 0).
     public var relativeDeviation: Double
+    /// The mean |candidate_i - reference_i|.
     public var meanAbsDeviation: Double
+    /// The median |candidate_i - reference_i| (nearest rank).
     public var medianAbsDeviation: Double
+    /// The 99th percentile of |candidate_i - reference_i| (nearest rank).
     public var p99AbsDeviation: Double
+    /// Where the largest deviation is.
     public var at: Location
 
     /// Compares `candidate` against `reference` element by element (NaN or infinity in either where the

@@ -10,8 +10,11 @@ import FoldKitCore
 ///     allowed    = atol + max(floor, fromControl, carried)      (atol + rtol x max|ref| with --rtol)
 ///     pass       = candidate.maxAbsDeviation <= allowed
 public struct LayerVerdict: Codable, Equatable, Sendable {
+    /// The layer's index.
     public var index: Int
+    /// The layer's name.
     public var name: String
+    /// The layer's type name.
     public var type: String
     /// [C, H, W]
     public var shape: [Int]
@@ -19,12 +22,17 @@ public struct LayerVerdict: Codable, Equatable, Sendable {
     public var control: ControlDeviation
     /// Folded network in this precision against the float64 reference (with max |reference|).
     public var candidate: LayerDeviation
+    /// The analytic rounding floor, output units.
     public var floor: Double
+    /// K x the control's max deviation (0 when the control is not finite).
     public var fromControl: Double
+    /// The allowance carried from the inputs by a non-expanding layer, or nil.
     public var carried: Double?
+    /// The deviation the candidate may have (the formula above).
     public var allowed: Double
     /// Which term set `allowed`: "floor", "control", "carried" or "rtol".
     public var allowedBy: String
+    /// candidate.maxAbsDeviation <= allowed.
     public var pass: Bool
 
     /// max |reference| of the layer.

@@ -1,5 +1,6 @@
 /// The per-layer verdict of one precision: every layer's `LayerVerdict` and the first one over its allowance.
 public struct PrecisionVerdict: Codable, Equatable, Sendable {
+    /// float32 or float16 storage.
     public var precision: VerificationPrecision
     /// What the control run is: the original network in this precision.
     public var control: String
@@ -7,10 +8,14 @@ public struct PrecisionVerdict: Codable, Equatable, Sendable {
     public var candidate: String
     /// K: a layer may deviate K times as much as the control does (`ToleranceBudget.controlFactor`).
     public var controlFactor: Double
+    /// Every layer's verdict, in order.
     public var layers: [LayerVerdict]
+    /// The first layer over its allowance, if any.
     public var firstLayerOverTolerance: VerificationReport.LayerRef?
+    /// Every layer within its allowance.
     public var pass: Bool
 
+    /// The verdict of `layers` in `precision` (pass and first failure derived).
     public init(precision: VerificationPrecision, layers: [LayerVerdict]) {
         self.precision = precision
         switch precision {

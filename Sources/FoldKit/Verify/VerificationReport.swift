@@ -3,33 +3,47 @@ import FoldKitCore
 
 /// The result of `foldkit verify`, printed as text and written as JSON with `--json` (schema: Docs/Verify.md).
 public struct VerificationReport: Codable, Equatable, Sendable {
+    /// The tolerance applied.
     public struct Tolerance: Codable, Equatable, Sendable {
         /// atol, in output units.
         public var absolute: Double
         /// rtol as a fraction of each layer's max |reference|; null when the control-based rule applies.
         public var relative: Double?
+        /// The rule in words.
         public var rule: String
     }
 
+    /// A layer named in the report.
     public struct LayerRef: Codable, Equatable, Sendable {
+        /// The layer's index.
         public var index: Int
+        /// The layer's name.
         public var name: String
+        /// The layer's type name.
         public var type: String
         /// The precision the layer failed in (top-level `firstLayerOverTolerance` only).
         public var precision: VerificationPrecision?
     }
 
+    /// "foldkit verify".
     public var tool: String
+    /// The report schema's version.
     public var version: Int
+    /// "darknet" or "keras".
     public var format: String
+    /// The model files.
     public var files: [String]
+    /// The batch-norm epsilon.
     public var bnEpsilon: Double
+    /// "inside" or "outside".
     public var bnEpsilonMode: String
+    /// How the input was made ("seed 0", a .npy or image path).
     public var input: String
     /// What the reference is: "original network (batch norm unfolded), float64 arithmetic".
     public var reference: String
     /// What is checked: "folded network, float32" or with float16 storage.
     public var candidate: String
+    /// The tolerance applied.
     public var tolerance: Tolerance
     /// The per-layer verdict in each precision checked: float32, and with --fp16 float16 storage after it
     /// (the fold is judged in float32 in both modes).
@@ -89,11 +103,15 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         verdict = failing == nil && (detections?.acceptable ?? true) && blobProblems.isEmpty ? "pass" : "fail"
     }
 
+    /// One phase's wall-clock time.
     public struct Timing: Codable, Equatable, Sendable {
+        /// The phase ("fold", "reference pass (float64)", ...).
         public var phase: String
+        /// Its wall-clock seconds.
         public var seconds: Double
     }
 
+    /// `verdict` is "pass".
     public var passed: Bool { verdict == "pass" }
 
     /// How many boxes the text report lists (strongest first).

@@ -5,6 +5,7 @@ import FoldKitCore
 /// candidate's precision) and the folded network (float32, and with float16 storage) on the same input,
 /// judges every layer's output (`ToleranceBudget`), and, for detectors, compares the boxes.
 public enum Verifier {
+    /// Tolerances, precisions and detection settings of a verification.
     public struct Options: Sendable {
         /// Allowed absolute deviation, output units.
         public var absoluteTolerance: Double
@@ -25,6 +26,7 @@ public enum Verifier {
         /// Class names for the reported boxes (index = class).
         public var classNames: [String]?
 
+        /// The defaults of `foldkit verify`: the control-based tolerance, float32 only, score 0.3, NMS IoU 0.5, box IoU 0.99.
         public init(absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
                     detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
                     imageFrame: ImageFrame? = nil, classNames: [String]? = nil) {

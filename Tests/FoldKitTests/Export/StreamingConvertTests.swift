@@ -29,7 +29,8 @@ final class StreamingConvertTests: XCTestCase {
                     switch layer.kind {
                     case .convolution(let c):
                         let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
-                        expected = [("conv\(layer.index)_W.bin", try WeightLayoutTransform.fromOIHW(try c.weights.floats(), dims: dims, to: layout)),
+                        let depthwise = WeightLayoutTransform.isDepthwise(groups: c.groups, dims: dims)
+                        expected = [("conv\(layer.index)_W.bin", try WeightLayoutTransform.fromOIHW(try c.weights.floats(), dims: dims, to: layout, depthwise: depthwise)),
                                     ("conv\(layer.index)_b.bin", try c.bias?.floats() ?? [Float](repeating: 0, count: c.outputChannels))]
                     case .fullyConnected(let f):
                         let input = reference.shape(of: layer.inputs.first ?? Network.inputIndex)

@@ -9,7 +9,9 @@ import Foundation
 /// `Scalar` precision. Every `LayerKind` is supported; see the kernel files beside this one for the
 /// exact formulas. Convolutions and connected layers go through cblas GEMM (OpenBLAS uses all cores).
 public final class Executor<Scalar: ExecutorScalar> {
+    /// The network run.
     public let network: Network
+    /// How it is run.
     public let options: ExecutorOptions
 
     enum Step {

@@ -14,6 +14,7 @@ public struct ExecutorOptions: Sendable {
     /// of the wrong size is reported by `run` rather than `init`. Layer shapes are still checked by `init`.
     public var streamParameters: Bool = false
 
+    /// float32 (or float64) storage, weights prepared up front unless told otherwise.
     public init(float16Storage: Bool = false, streamParameters: Bool = false) {
         self.float16Storage = float16Storage
         self.streamParameters = streamParameters

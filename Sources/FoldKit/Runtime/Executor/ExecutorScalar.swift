@@ -16,9 +16,13 @@ public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable {
 }
 
 extension Float: ExecutorScalar {
+    /// e^x
     @inline(__always) public static func exponential(_ x: Float) -> Float { Foundation.exp(x) }
+    /// ln(1 + x)
     @inline(__always) public static func logOnePlus(_ x: Float) -> Float { Foundation.log1p(x) }
+    /// tanh(x)
     @inline(__always) public static func hyperbolicTangent(_ x: Float) -> Float { Foundation.tanh(x) }
+    /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Float {
         #if os(macOS) && arch(x86_64)
         return self
@@ -29,9 +33,13 @@ extension Float: ExecutorScalar {
 }
 
 extension Double: ExecutorScalar {
+    /// e^x
     @inline(__always) public static func exponential(_ x: Double) -> Double { Foundation.exp(x) }
+    /// ln(1 + x)
     @inline(__always) public static func logOnePlus(_ x: Double) -> Double { Foundation.log1p(x) }
+    /// tanh(x)
     @inline(__always) public static func hyperbolicTangent(_ x: Double) -> Double { Foundation.tanh(x) }
+    /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Double {
         #if os(macOS) && arch(x86_64)
         return self

@@ -29,6 +29,7 @@ public struct ProcessTuning: Equatable, Sendable {
     /// End OpenBLAS's idle workers now and before every loop FoldKit splits across cores.
     public var stopsIdleBLASWorkers: Bool
 
+    /// The libraries' defaults unless told otherwise.
     public init(keepsFreedMemory: Bool = false, stopsIdleBLASWorkers: Bool = false) {
         self.keepsFreedMemory = keepsFreedMemory
         self.stopsIdleBLASWorkers = stopsIdleBLASWorkers

@@ -1,0 +1,28 @@
+/// One layer of the converted network as manifest.json describes it (Docs/BlobFormat.md "manifest.json"):
+/// what an engine needs to rebuild the layer around its blobs.
+public struct BlobLayer: Codable, Equatable, Sendable {
+    /// The layer's index (Darknet section index after [net]; position in the Keras graph).
+    public var index: Int
+    /// The layer's name (the Darknet index as text, or the Keras layer name).
+    public var name: String
+    /// "conv", "conv(depthwise)", "conv(groups=N)", "connected", "maxpool", "route", ... (the manifest's `type`).
+    public var type: String
+    /// Indices of the layers read; -1 is the network input.
+    public var inputs: [Int]
+    /// Output shape [C, H, W].
+    public var outputShape: [Int]
+    /// [kh, kw] for convolutions and pooling.
+    public var kernel: [Int]?
+    /// [stride y, stride x].
+    public var stride: [Int]?
+    /// [dilation y, dilation x].
+    public var dilation: [Int]?
+    /// [top, left, bottom, right].
+    public var padding: [Int]?
+    /// Convolution groups (1 dense; the input channel count for depthwise).
+    public var groups: Int?
+    /// The activation applied after the layer ("leaky", "relu", "linear", ...).
+    public var activation: String?
+    /// Batch norm was folded into this layer's weights and bias.
+    public var foldedBatchNorm: Bool?
+}

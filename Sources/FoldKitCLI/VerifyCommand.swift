@@ -45,6 +45,7 @@ struct VerifyCommand: ParsableCommand {
         // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
         ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
         let (original, given) = try input.load(model)
+        try WeightHealthArguments.report(original).forEach { print($0) }
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
         if let blobs {

@@ -279,6 +279,18 @@ def write_keras():
     case("HDF5: kernel with too few axes", "convert", [write_h5("wrong-rank.h5", config, w)],
          ["wrong-rank.h5", "conv1", "expected"])
 
+    def unwritten(f):
+        del f["model_weights/fc1/fc1/kernel:0"]
+        f["model_weights/fc1/fc1"].create_dataset("kernel:0", shape=(1 << 27, 1 << 10), dtype="<f4", chunks=(64, 64))
+    case("HDF5: kernel declares 2^37 values and stores none", "convert",
+         [write_h5("unwritten-huge.h5", config, small_weights(), unwritten)], ["unwritten-huge.h5", "fc1", "kernel:0", "expected"])
+
+    def unwritten_small(f):
+        del f["model_weights/fc1/fc1/kernel:0"]
+        f["model_weights/fc1/fc1"].create_dataset("kernel:0", shape=(1 << 16, 1 << 10), dtype="<f4", chunks=(64, 64))
+    case("HDF5: kernel declares 256 MiB and stores none", "convert",
+         [write_h5("unwritten.h5", config, small_weights(), unwritten_small)], ["unwritten.h5", "fc1", "kernel:0", "expected"])
+
     layers = json.loads(json.dumps(SMALL_LAYERS))
     layers[3] = keras_layer("WarpDrive", {"name": "flatten"})
     case("HDF5: unknown layer class", "inspect", [write_h5("unknown-layer.h5", sequential_config(layers), small_weights())],
@@ -433,12 +445,40 @@ def write_npy():
     npy("huge-header-length.npy", b"\x93NUMPY\x02\x00" + struct.pack("<I", 0xFFFFFFF0) + b"{'descr': '<f4'", ["at byte"])
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def write_images():
+    os.makedirs(path("images"), exist_ok=True)
+    args = ["darknet/net.cfg", "darknet/good.weights"]
+    # A PNG whose header declares 1,000,000 x 1,000,000 RGB pixels (libpng's own width limit) with one tiny IDAT.
+    ihdr = struct.pack(">IIBBBBB", 1000000, 1000000, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", zlib.compress(b"\0\0\0\0")) + png_chunk(b"IEND", b"")
+    with open(path("images", "huge.png"), "wb") as f:
+        f.write(png)
+    case("PNG declaring 10^12 pixels", "fixtures", args, ["huge.png", "1000000 x 1000000", "expected"], ["--image", "images/huge.png"])
+    # A baseline JPEG whose frame header (SOF0) declares 65000 x 65000 pixels, with no scan data.
+    sof = struct.pack(">BHHB", 8, 65000, 65000, 3) + b"\x01\x22\x00\x02\x11\x00\x03\x11\x00"
+    dqt = b"\x00" + bytes([1] * 64)
+    jpeg = (b"\xff\xd8" + b"\xff\xdb" + struct.pack(">H", len(dqt) + 2) + dqt
+            + b"\xff\xc0" + struct.pack(">H", len(sof) + 2) + sof
+            + b"\xff\xda" + struct.pack(">HB", 12, 3) + b"\x01\x00\x02\x11\x03\x11\x00\x3f\x00" + b"\x00" * 16 + b"\xff\xd9")
+    with open(path("images", "huge.jpg"), "wb") as f:
+        f.write(jpeg)
+    case("JPEG declaring 65000 x 65000 pixels", "fixtures", args, ["huge.jpg", "expected"], ["--image", "images/huge.jpg"])
+    with open(path("images", "cut.png"), "wb") as f:
+        f.write(png[:20])
+    case("PNG cut inside its header", "fixtures", args, ["cut.png"], ["--image", "images/cut.png"])
+
+
 def main():
-    for sub in ("darknet", "keras", "npy"):
+    for sub in ("darknet", "keras", "npy", "images"):
         shutil.rmtree(path(sub), ignore_errors=True)
     write_darknet()
     write_keras()
     write_npy()
+    write_images()
     names = [c["name"] for c in CASES]
     assert len(names) == len(set(names)), "case names must be unique"
     with open(path("cases.json"), "w") as f:

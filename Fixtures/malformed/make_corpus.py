@@ -291,6 +291,16 @@ def write_keras():
     case("HDF5: kernel declares 256 MiB and stores none", "convert",
          [write_h5("unwritten.h5", config, small_weights(), unwritten_small)], ["unwritten.h5", "fc1", "kernel:0", "expected"])
 
+    for label, dims in (("huge", [100000, 100000, 2]), ("overflowing", [1 << 40, 1 << 40, 2])):
+        layers = json.loads(json.dumps(SMALL_LAYERS))
+        layers[0]["config"]["batch_input_shape"] = [None] + dims
+        case(f"HDF5: {label} input shape", "inspect", [write_h5(f"{label}-input.h5", sequential_config(layers), small_weights())],
+             [f"{label}-input.h5", "expected"])
+    layers = json.loads(json.dumps(SMALL_LAYERS))
+    layers[1]["config"]["filters"] = 2000000000
+    case("HDF5: 2e9 filters", "inspect", [write_h5("huge-filters.h5", sequential_config(layers), small_weights())],
+         ["huge-filters.h5", "conv1", "expected"])
+
     layers = json.loads(json.dumps(SMALL_LAYERS))
     layers[3] = keras_layer("WarpDrive", {"name": "flatten"})
     case("HDF5: unknown layer class", "inspect", [write_h5("unknown-layer.h5", sequential_config(layers), small_weights())],

@@ -94,7 +94,7 @@ enum NPYFile {
         }
         let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
             guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
-                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField))
+                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField[open...close]))
             }
             return n
         }

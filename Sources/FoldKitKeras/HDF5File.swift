@@ -135,6 +135,12 @@ final class HDF5File {
             throw error("attribute '\(name)' is not a string", objectPath, expected: "string", found: "HDF5 type class \(H5Tget_class(fileType).rawValue)")
         }
         if count == 0 { return [] }
+        // Sizes come from the file: bound them before allocating (model_config is a few MB at most).
+        guard count <= Self.maximumAttributeBytes / 16,
+              let total = SizeLimits.elementCount([count, H5Tget_size(fileType)]), total <= Self.maximumAttributeBytes else {
+            throw error("attribute '\(name)' is larger than any model description", objectPath,
+                        expected: "at most \(Self.maximumAttributeBytes) bytes", found: "\(count) strings of \(H5Tget_size(fileType)) bytes")
+        }
         if H5Tis_variable_str(fileType) > 0 {
             let memType = H5Tcopy(foldkit_h5t_c_s1())
             defer { H5Tclose(memType) }
@@ -208,6 +214,9 @@ final class HDF5File {
         if rank > 0 { H5Sget_simple_extent_dims(space, &dims, nil) }
         return dims.map { Int(clamping: $0) }
     }
+
+    /// Largest string attribute read (fixed-length bytes, or 16 x the count of variable-length strings): 256 MiB.
+    static let maximumAttributeBytes = 1 << 28
 
     /// Largest dataset read into memory: 2^28 values (1 GiB as float32; VGG16's largest kernel has 1.0e8).
     static let maximumDatasetElements = 1 << 28

@@ -10,6 +10,7 @@ struct ConvertCommand: ParsableCommand {
         discussion: HelpExamples.convert)
 
     @OptionGroup var model: ModelArguments
+    @OptionGroup var health: WeightHealthArguments
 
     @Option(help: "Output folder (written to a temporary sibling, renamed into place when complete).")
     var out: String
@@ -24,6 +25,7 @@ struct ConvertCommand: ParsableCommand {
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
         ProcessTuning(stopsIdleBLASWorkers: true).apply()
         let network = try model.load()
+        try health.refuseUnhealthy(network)
         let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
                                             options: .init(layout: layout), progress: output.console.progressLine("converting"))
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }

@@ -12,6 +12,7 @@ struct FixturesCommand: ParsableCommand {
     @OptionGroup var model: ModelArguments
     @OptionGroup var input: InputArguments
     @OptionGroup var image: ImageArguments
+    @OptionGroup var health: WeightHealthArguments
 
     @Option(help: "Output folder.")
     var out: String?
@@ -33,6 +34,7 @@ struct FixturesCommand: ParsableCommand {
     func run() throws {
         if let check {
             let network = try model.load()
+            try health.refuseUnhealthy(network)
             let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
             let console = output.console
             var lines = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -45,6 +47,7 @@ struct FixturesCommand: ParsableCommand {
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
         let (network, given) = try input.load(model)
+        try health.refuseUnhealthy(network)
         let modelInput = try image.prepare(for: network)?.input ?? given
         let console = output.console
         let progress = PassProgress("fixtures", enabled: console.showsProgress)

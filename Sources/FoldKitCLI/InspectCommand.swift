@@ -17,12 +17,16 @@ struct InspectCommand: ParsableCommand {
         let network = try model.load(requireWeights: false)
         console.say(InspectTable.render(network))
         var hazards: [Float16Hazard]?
+        var weightProblems: [String]?
         if model.files.count > 1 || network.format == .keras {
+            let findings = try WeightHealthCheck.scan(network)
+            try WeightHealthArguments.report(network).forEach { console.say($0) }
+            weightProblems = findings.map(\.text)
             let found = try Float16Hazard.scan(folded: FoldBatchNorm.apply(to: network))
             console.say(found.isEmpty ? "float16 hazards of the folded weights: none" : "float16 hazards of the folded weights (\(found.count)):")
             found.forEach { console.say("  " + $0.text) }
             hazards = found
         }
-        try console.document(JSONDocument(command: "inspect", InspectResult(network, float16Hazards: hazards)))
+        try console.document(JSONDocument(command: "inspect", InspectResult(network, float16Hazards: hazards, weightProblems: weightProblems)))
     }
 }

@@ -26,8 +26,11 @@ struct InspectResult: Encodable {
     var metadata: [String: String]
     /// With weights: the float16 hazards of the folded weights; absent without weights.
     var float16Hazards: [Float16Hazard]?
+    /// With weights: NaN, infinity and unrescued batch-norm variances (`WeightHealthCheck`), one line
+    /// each naming tensor, layer, element and byte offset; empty when healthy, absent without weights.
+    var weightProblems: [String]?
 
-    init(_ network: Network, float16Hazards: [Float16Hazard]?) {
+    init(_ network: Network, float16Hazards: [Float16Hazard]?, weightProblems: [String]? = nil) {
         format = network.format.rawValue
         files = network.sourceFiles
         inputShape = [network.inputShape.channels, network.inputShape.height, network.inputShape.width]
@@ -48,5 +51,6 @@ struct InspectResult: Encodable {
         parameterCount = network.parameterCount
         metadata = network.metadata
         self.float16Hazards = float16Hazards
+        self.weightProblems = weightProblems
     }
 }

@@ -27,6 +27,7 @@ package struct NetworkBuilder {
         } catch let error as FoldKitError {
             throw error.located(file: source.file, line: source.line, layer: label, byteOffset: source.weightsByteRange?.lowerBound)
         }
+        try SizeLimits.checkActivation(shape, file: source.file, line: source.line, layer: label)
         layers.append(Layer(index: index, name: name ?? String(index), kind: kind, inputs: inputs, outputShape: shape, source: source))
         return index
     }

@@ -19,8 +19,9 @@ extension LayerKind {
             try require(c.groups >= 1 && c.inputChannels % c.groups == 0 && c.outputChannels % c.groups == 0,
                         "groups must divide input and output channels", found: "groups=\(c.groups), in=\(c.inputChannels), out=\(c.outputChannels)")
             try require(c.strideX >= 1 && c.strideY >= 1 && c.dilationX >= 1 && c.dilationY >= 1, "stride and dilation must be at least 1")
-            try require(c.weights.count == c.outputChannels * (c.inputChannels / c.groups) * c.kernelHeight * c.kernelWidth,
-                        "convolution weight count", expected: "\(c.outputChannels * (c.inputChannels / c.groups) * c.kernelHeight * c.kernelWidth)", found: "\(c.weights.count)")
+            let expected = SizeLimits.elementCount([c.outputChannels, c.inputChannels / max(c.groups, 1), c.kernelHeight, c.kernelWidth])
+            try require(expected == c.weights.count, "convolution weight count",
+                        expected: expected.map(String.init) ?? "more than Int holds", found: "\(c.weights.count)")
             let effH = (c.kernelHeight - 1) * c.dilationY + 1
             let effW = (c.kernelWidth - 1) * c.dilationX + 1
             result = ActivationShape(

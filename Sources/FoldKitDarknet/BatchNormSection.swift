@@ -5,8 +5,8 @@ import FoldKitCore
 enum BatchNormSection {
     static func build(_ context: SectionContext) throws -> BuiltLayer {
         let channels = context.inputShape.channels
-        let beta = context.take(.bias, shape: [channels])
-        let batchNorm = context.takeBatchNorm(channels: channels, beta: beta)
+        let beta = try context.take(.bias, shape: [channels])
+        let batchNorm = try context.takeBatchNorm(channels: channels, beta: beta)
         return BuiltLayer(kind: .batchNorm(batchNorm), inputs: [context.previous])
     }
 }

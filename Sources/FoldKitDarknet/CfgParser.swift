@@ -14,7 +14,15 @@ import Foundation
 /// Unlike darknet, which prints a warning and carries on, malformed lines (no `=`, empty key or
 /// value, an option before the first section, an unterminated `[`) are errors naming the line.
 enum CfgParser {
+    /// Largest .cfg read: 16 MiB (yolov4.cfg is 12 KB); checked before the file is read into memory.
+    static let maximumBytes = 16 << 20
+
     static func parse(path: String) throws -> CfgFile {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if let size, size > maximumBytes {
+            throw FoldKitError(.badInput, "the .cfg file is larger than any network description", file: path,
+                               expected: "at most \(maximumBytes) bytes", found: "\(size) bytes")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read the .cfg file", file: path)
         }

@@ -40,10 +40,11 @@ struct CfgSection: Sendable {
     /// integer, naming the line, instead of silently reading 0.
     func int(_ key: String, default defaultValue: Int) throws -> Int {
         guard let option = option(key) else { return defaultValue }
-        guard let value = Int(option.value) else {
-            throw badValue(option, expected: "an integer")
+        // Darknet reads ints as C int (32 bits); the bound also keeps products of two options in Int.
+        guard let value = Int32(option.value) else {
+            throw badValue(option, expected: "an integer from \(Int32.min) to \(Int32.max)")
         }
-        return value
+        return Int(value)
     }
 
     /// A floating-point option (Darknet `atof`), strict like `int(_:default:)`.
@@ -60,8 +61,8 @@ struct CfgSection: Sendable {
         guard let option = option(key) else { return nil }
         var result: [Int] = []
         for item in option.value.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let value = Int(item) else { throw badValue(option, expected: "a comma-separated list of integers") }
-            result.append(value)
+            guard let value = Int32(item) else { throw badValue(option, expected: "a comma-separated list of 32-bit integers") }
+            result.append(Int(value))
         }
         return result
     }

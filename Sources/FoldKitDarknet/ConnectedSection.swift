@@ -19,9 +19,9 @@ enum ConnectedSection {
         }
         let activation = try DarknetActivation.read(context, default: "logistic")
         let batchNormalize = try context.int("batch_normalize", default: 0) != 0
-        let biases = context.take(.bias, shape: [outputs])
-        let weights = context.take(.weights, shape: [outputs, inputs], fanIn: inputs)
-        let batchNorm = batchNormalize ? context.takeBatchNorm(channels: outputs, beta: biases) : nil
+        let biases = try context.take(.bias, shape: [outputs])
+        let weights = try context.take(.weights, shape: [outputs, inputs], fanIn: inputs)
+        let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: outputs, beta: biases) : nil
         let layer = FullyConnected(inputCount: inputs, outputCount: outputs, weights: weights,
                                    bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
         return BuiltLayer(kind: .fullyConnected(layer), inputs: [context.previous])

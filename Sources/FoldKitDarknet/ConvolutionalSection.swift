@@ -75,10 +75,10 @@ enum ConvolutionalSection {
                                 expected: "2*padding - padding*dilation + (size-1)*(dilation-1) >= 0", found: "\(after)")
         }
 
-        let biases = context.take(.bias, shape: [filters])
-        let batchNorm = batchNormalize ? context.takeBatchNorm(channels: filters, beta: biases) : nil
-        let fanIn = input.channels / groups * size * size
-        let weights = context.take(.weights, shape: [filters, input.channels / groups, size, size], fanIn: fanIn)
+        let biases = try context.take(.bias, shape: [filters])
+        let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: biases) : nil
+        let weights = try context.take(.weights, shape: [filters, input.channels / groups, size, size],
+                                       fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
 
         let convolution = Convolution(
             inputChannels: input.channels, outputChannels: filters, kernelHeight: size, kernelWidth: size,

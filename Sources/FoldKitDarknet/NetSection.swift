@@ -11,7 +11,9 @@ enum NetSection {
         let width = try options.inputWidth ?? int("width")
         let channels = try int("channels")
         if height > 0 && width > 0 && channels > 0 {
-            return ActivationShape(channels: channels, height: height, width: width)
+            let shape = ActivationShape(channels: channels, height: height, width: width)
+            try SizeLimits.checkActivation(shape, file: net.file, line: net.line, layer: net.header)
+            return shape
         }
         let inputs = try int("inputs")
         if height == 0 && width == 0 && channels == 0 && inputs > 0 {

@@ -51,16 +51,20 @@ struct SectionContext {
         return resolved
     }
 
-    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0) -> WeightTensor {
-        cursor.take(role, shape: shape, fanIn: fanIn, layer: label)
+    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0) throws -> WeightTensor {
+        do {
+            return try cursor.take(role, shape: shape, fanIn: fanIn, layer: label)
+        } catch let error as FoldKitError where error.file == nil {
+            throw error.located(file: section.file, line: section.line)
+        }
     }
 
     /// Darknet's batch-norm statistics after the layer's other tensors: scales (gamma), rolling mean,
     /// rolling variance, each `[n]`; `beta` is the layer's `biases` read earlier.
-    func takeBatchNorm(channels n: Int, beta: WeightTensor) -> BatchNorm {
-        let gamma = take(.gamma, shape: [n])
-        let mean = take(.mean, shape: [n])
-        let variance = take(.variance, shape: [n])
+    func takeBatchNorm(channels n: Int, beta: WeightTensor) throws -> BatchNorm {
+        let gamma = try take(.gamma, shape: [n])
+        let mean = try take(.mean, shape: [n])
+        let variance = try take(.variance, shape: [n])
         return BatchNorm(gamma: gamma, beta: beta, mean: mean, variance: variance, convention: options.epsilon)
     }
 }

@@ -14,8 +14,26 @@ final class WeightsCursor {
         self.offset = dataOffset
     }
 
-    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0, layer: String) -> WeightTensor {
-        let count = shape.reduce(1, *)
+    /// Values zero-filled in memory so far (no weights file).
+    private var zeroFilled = 0
+
+    /// The next tensor of `shape`. Its size is checked before anything is reserved: the product of
+    /// `shape` must fit `Int` with its byte offset, and without a weights file the zero-filled total
+    /// stays within `SizeLimits.maximumZeroFilledWeightElements`. (With a file nothing is allocated
+    /// here; the reader compares the plan with the file's size afterwards.)
+    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0, layer: String) throws -> WeightTensor {
+        guard let count = SizeLimits.elementCount(shape), count <= Int.max / 8 - offset else {
+            throw FoldKitError(.badInput, "\(role.rawValue) tensor \(shape) is larger than any file can hold", file: path, layer: layer,
+                               byteOffset: path == nil ? nil : offset, expected: "a size that fits in a weights file", found: "shape \(shape)")
+        }
+        if path == nil {
+            guard count <= SizeLimits.maximumZeroFilledWeightElements - zeroFilled else {
+                throw FoldKitError(.badInput, "the cfg describes more parameters than FoldKit zero-fills without a weights file", layer: layer,
+                                   expected: "at most \(SizeLimits.maximumZeroFilledWeightElements) values in all",
+                                   found: "\(zeroFilled + count) values up to this \(role.rawValue) tensor \(shape)")
+            }
+            zeroFilled += count
+        }
         plan.append(PlannedTensor(layerLabel: layer, role: role, byteOffset: offset, count: count, fanIn: fanIn))
         defer { offset += count * 4 }
         if let path {

@@ -89,7 +89,7 @@ final class HDF5File {
             throw error("dataset is not floating point", datasetPath, expected: "float16/float32/float64", found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
         }
         let shape = try dims(of: dataset, datasetPath)
-        let count = shape.reduce(1, *)
+        let count = try checkedCount(of: dataset, shape: shape, elementBytes: typeSize, datasetPath)
         // One H5Dread straight into the result (no zero-fill first: libhdf5 writes every element).
         var status: herr_t = 0
         let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -135,6 +135,12 @@ final class HDF5File {
             throw error("attribute '\(name)' is not a string", objectPath, expected: "string", found: "HDF5 type class \(H5Tget_class(fileType).rawValue)")
         }
         if count == 0 { return [] }
+        // Sizes come from the file: bound them before allocating (model_config is a few MB at most).
+        guard count <= Self.maximumAttributeBytes / 16,
+              let total = SizeLimits.elementCount([count, H5Tget_size(fileType)]), total <= Self.maximumAttributeBytes else {
+            throw error("attribute '\(name)' is larger than any model description", objectPath,
+                        expected: "at most \(Self.maximumAttributeBytes) bytes", found: "\(count) strings of \(H5Tget_size(fileType)) bytes")
+        }
         if H5Tis_variable_str(fileType) > 0 {
             let memType = H5Tcopy(foldkit_h5t_c_s1())
             defer { H5Tclose(memType) }
@@ -206,7 +212,32 @@ final class HDF5File {
         guard rank >= 0 else { throw error("cannot read dataset rank", datasetPath) }
         var dims = [hsize_t](repeating: 0, count: rank)
         if rank > 0 { H5Sget_simple_extent_dims(space, &dims, nil) }
-        return dims.map { Int($0) }
+        return dims.map { Int(clamping: $0) }
+    }
+
+    /// Largest string attribute read (fixed-length bytes, or 16 x the count of variable-length strings): 256 MiB.
+    static let maximumAttributeBytes = 1 << 28
+
+    /// Largest dataset read into memory: 2^28 values (1 GiB as float32; VGG16's largest kernel has 1.0e8).
+    static let maximumDatasetElements = 1 << 28
+    /// Largest expansion from the bytes a dataset stores to the bytes it declares (compressed chunks of
+    /// float weights shrink by far less; a dataset whose chunks were never written stores nothing).
+    static let maximumExpansion = 1000
+
+    /// The dataset's element count, checked before anything is allocated for it: no overflow, at most
+    /// `maximumDatasetElements`, and count x element size <= maximumExpansion x stored bytes + 1 MiB.
+    private func checkedCount(of dataset: hid_t, shape: [Int], elementBytes: Int, _ datasetPath: String) throws -> Int {
+        guard let count = SizeLimits.elementCount(shape), count <= Self.maximumDatasetElements else {
+            throw error("dataset is larger than any layer FoldKit reads", datasetPath,
+                        expected: "at most \(Self.maximumDatasetElements) values", found: "shape \(shape)")
+        }
+        let stored = Int(clamping: H5Dget_storage_size(dataset))
+        let declared = count * max(elementBytes, 1)
+        guard declared <= Self.maximumExpansion * stored + (1 << 20) else {
+            throw error("dataset declares far more values than it stores", datasetPath,
+                        expected: "at most \(Self.maximumExpansion)x the \(stored) stored bytes", found: "\(declared) bytes (shape \(shape))")
+        }
+        return count
     }
 
     private func error(_ message: String, _ objectPath: String, expected: String? = nil, found: String? = nil) -> FoldKitError {

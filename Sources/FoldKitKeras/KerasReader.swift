@@ -123,6 +123,7 @@ public enum KerasReader {
         let flip = backend == "theano" || (backend == nil && major == 1 && channelsFirst)
 
         let inputShape = try resolveInputShape(description.inputShape, channelsFirst: channelsFirst, file: descriptionFile, options: options)
+        try SizeLimits.checkActivation(inputShape, file: descriptionFile, line: nil, layer: "input '\(description.inputName)'")
         var translator = KerasGraphTranslator(model: description, store: store, descriptionFile: descriptionFile, inputShape: inputShape,
                                               channelsFirst: channelsFirst, flipKernels: flip, kerasMajor: major)
         let outputs = try translator.translate()

@@ -83,4 +83,19 @@ final class CfgParserTests: XCTestCase {
             XCTAssertTrue(e?.message.contains("filters") ?? false)
         }
     }
+
+    /// A cfg over 16 MiB is refused from its size, before it is read (a sparse file: nothing is written).
+    func testOversizedCfgIsRefusedBeforeReading() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oversized-\(UUID().uuidString).cfg")
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("[net]\n".utf8)))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(CfgParser.maximumBytes + 1))
+        try handle.close()
+        XCTAssertThrowsError(try CfgParser.parse(path: url.path)) { error in
+            let e = error as? FoldKitError
+            XCTAssertEqual(e?.file, url.path)
+            XCTAssertEqual(e?.found, "\(CfgParser.maximumBytes + 1) bytes")
+        }
+    }
 }

@@ -94,11 +94,10 @@ enum NPYFile {
         }
         let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
             guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
-                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField))
+                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField[open...close]))
             }
             return n
         }
-        let count = shape.reduce(1, *)
         let dataStart = headerStart + headerLength
         let elementSize: Int
         switch descr {
@@ -107,6 +106,18 @@ enum NPYFile {
         case "<f2": elementSize = 2
         default:
             throw FoldKitError(.badInput, "unsupported .npy dtype", file: file, byteOffset: headerStart, expected: "<f4, <f8 or <f2", found: descr)
+        }
+        // The shape's product is checked against the bytes present before anything is allocated, and
+        // without overflowing Int: a header may declare any shape.
+        var count = 1
+        for n in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: n)
+            guard !overflow, product.multipliedReportingOverflow(by: elementSize).partialValue <= bytes.count,
+                  !product.multipliedReportingOverflow(by: elementSize).overflow else {
+                throw FoldKitError(.badInput, ".npy shape is larger than the file", file: file, byteOffset: headerStart,
+                                   expected: "at most \(bytes.count - dataStart) data bytes", found: "shape \(shape)")
+            }
+            count = product
         }
         guard bytes.count - dataStart == count * elementSize else {
             throw FoldKitError(.badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,

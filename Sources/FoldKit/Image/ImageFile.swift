@@ -23,6 +23,7 @@ public enum ImageFile {
         guard tjDecompressHeader3(handle, &bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
             throw FoldKitError(.badInput, "bad JPEG header: \(String(cString: tjGetErrorStr2(handle)))", file: path)
         }
+        try checkSize(width: Int(width), height: Int(height), path: path)
         var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
         guard tjDecompress2(handle, &bytes, UInt(bytes.count), &pixels, width, 0, height, Int32(TJPF_RGB.rawValue), 0) == 0 else {
             throw FoldKitError(.badInput, "JPEG decoding failed: \(String(cString: tjGetErrorStr2(handle)))", file: path)
@@ -35,11 +36,23 @@ public enum ImageFile {
         let ok = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, data.count) }
         guard ok != 0 else { throw FoldKitError(.badInput, "bad PNG: \(message(image))", file: path) }
         image.format = foldkit_png_format_rgb()
+        try checkSize(width: Int(image.width), height: Int(image.height), path: path)
         var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
         guard png_image_finish_read(&image, nil, &pixels, 0, nil) != 0 else {
             throw FoldKitError(.badInput, "PNG decoding failed: \(message(image))", file: path)
         }
         return RGBImage(width: Int(image.width), height: Int(image.height), pixels: pixels)
+    }
+
+    /// Largest image decoded: 2^27 pixels (384 MiB as RGB; 11585 x 11585, far above any network input).
+    static let maximumPixels = 1 << 27
+
+    /// Refuses a header's size before the pixels are allocated: positive, width x height <= `maximumPixels`.
+    static func checkSize(width: Int, height: Int, path: String) throws {
+        guard width > 0, height > 0, width <= maximumPixels / height else {
+            throw FoldKitError(.badInput, "image header declares \(width) x \(height) pixels", file: path,
+                               expected: "at most \(maximumPixels) pixels (2^27)", found: "\(width) x \(height)")
+        }
     }
 
     /// Writes `image` as an 8-bit RGB PNG.

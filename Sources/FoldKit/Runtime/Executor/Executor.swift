@@ -21,7 +21,7 @@ public final class Executor<Scalar: ExecutorScalar> {
     /// One prepared step per layer; nil for every layer when parameters are streamed (prepared in `run`).
     let steps: [Step?]
     let scratchCount: Int
-    /// For each layer, the index of the last layer that reads its output (or the layer itself).
+    /// For each layer, the index of the last layer that reads its output (or the layer itself): `OutputLiveness`.
     let lastReader: [Int]
     /// The scratch buffer of the previous `run`, kept so that the next run does not fault its pages in again
     /// (tens of MB for im2col and Winograd). A run takes it under the lock; concurrent runs allocate their own.
@@ -69,7 +69,6 @@ public final class Executor<Scalar: ExecutorScalar> {
         self.options = options
         var steps: [Step?] = []
         steps.reserveCapacity(network.layers.count)
-        var lastReader = Array(network.layers.indices)
         var streamedScratch = 0
         for layer in network.layers {
             if options.streamParameters {
@@ -84,12 +83,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             } else {
                 steps.append(try Executor.prepare(layer, in: network, options: options))
             }
-            for input in layer.inputs where input != Network.inputIndex {
-                lastReader[input] = max(lastReader[input], layer.index)
-            }
         }
         self.steps = steps
-        self.lastReader = lastReader
+        self.lastReader = OutputLiveness(network).lastReader
         self.scratchCount = steps.reduce(streamedScratch) { count, step in
             if case .kernel(let kernel)? = step { return max(count, kernel.scratchCount) }
             return count

@@ -74,7 +74,7 @@ public final class Executor<Scalar: ExecutorScalar> {
             if options.streamParameters {
                 let inputShapes = try Executor.checkedInputShapes(layer, in: network)
                 steps.append(nil)
-                // Sized now, so the one scratch buffer is not reallocated (and faulted in again) as layers grow.
+                // The largest scratch any layer takes (`scratchCount`); a streamed pass allocates each layer's own.
                 if case .convolution(let c) = layer.kind, let first = inputShapes.first {
                     let geometry = ConvolutionGeometry(c, input: first, output: layer.outputShape)
                     streamedScratch = max(streamedScratch, ConvolutionKernel<Scalar>.scratchCount(

@@ -4,25 +4,12 @@ import ZIPFoundation
 
 /// Writes `.npz` packs: a zip archive of `.npy` members, deflated (zlib, through ZIPFoundation), which
 /// `numpy.load` opens as a mapping from member name (without `.npy`) to array. Member dates are fixed
-/// (1980-01-01) so the same arrays give byte-identical packs.
+/// (1980-01-01) so the same arrays give byte-identical packs. `NPZArchiveWriter` writes one member at a time.
 enum NPZArchive {
     static func write(arrays: [(name: String, values: [Float], shape: [Int])], to url: URL) throws {
-        try? FileManager.default.removeItem(at: url)
-        let archive: Archive
-        do { archive = try Archive(url: url, accessMode: .create) } catch {
-            throw FoldKitError(.io, "cannot create .npz: \(error)", file: url.path)
-        }
-        let fixedDate = Date(timeIntervalSince1970: 315_532_800)
+        let writer = try NPZArchiveWriter(url: url)
         for array in arrays {
-            let data = NPYFile.encode(values: array.values, shape: array.shape)
-            do {
-                try archive.addEntry(with: "\(array.name).npy", type: .file, uncompressedSize: Int64(data.count), modificationDate: fixedDate,
-                                     compressionMethod: .deflate) { position, size in
-                    data.subdata(in: Int(position)..<(Int(position) + size))
-                }
-            } catch {
-                throw FoldKitError(.io, "cannot add \(array.name) to .npz: \(error)", file: url.path)
-            }
+            try writer.add(name: array.name, npy: NPYFile.encode(values: array.values, shape: array.shape))
         }
     }
 

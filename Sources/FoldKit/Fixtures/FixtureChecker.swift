@@ -64,28 +64,30 @@ public enum FixtureChecker {
         }
         let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
         let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
-        let outputs = try FixtureWriter.compute(network: network, input: input)
         let vectors = FixtureWriter.vectorLayers(network)
         var drifts: [TensorDrift] = []
-        for (position, entry) in manifest.tensors.enumerated() {
+        // Each recomputed tensor is compared as soon as it is computed (`FixtureWriter.forEachTensor`).
+        try FixtureWriter.forEachTensor(network: network, input: input) { position, values in
+            let entry = manifest.tensors[position]
             let path = folder.appendingPathComponent(entry.file).path
             guard let stored = try? NPYFile.read(path: path) else {
                 drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable"))
-                continue
+                return
             }
             let shape = FixtureWriter.describe(network: network, position: position).shape
-            let fresh = FixtureWriter.arrange(outputs[position], position: position, shape: shape, layout: layout, vectors: vectors)
+            let fresh = FixtureWriter.arrange(values, position: position, shape: shape, layout: layout, vectors: vectors)
             guard fresh.shape == stored.shape else {
                 drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
                                           problem: "shape \(stored.shape), recomputed \(fresh.shape)"))
-                continue
+                return
             }
             var maxDev = 0.0, maxRef = 0.0
             for (a, b) in zip(fresh.values, stored.values) {
                 maxDev = max(maxDev, a.isNaN != b.isNaN ? .infinity : (a.isNaN ? 0 : Double(abs(a - b))))
                 maxRef = max(maxRef, Double(abs(b)))
             }
-            let identical = fresh.values.map(\.bitPattern) == stored.values.map(\.bitPattern)
+            let identical = fresh.values.count == stored.values.count
+                && zip(fresh.values, stored.values).allSatisfy { $0.bitPattern == $1.bitPattern }
             drifts.append(TensorDrift(file: entry.file, identical: identical, maxAbsDeviation: maxDev,
                                       relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
         }

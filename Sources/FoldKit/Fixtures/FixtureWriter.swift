@@ -5,33 +5,39 @@ import FoldKitCore
 ///
 /// The outputs come from the original network (batch norm unfolded) computed in float64 and rounded
 /// once to float32: the most accurate reference FoldKit can give another engine's tests.
+///
+/// Streams (Docs/Fixtures.md): each layer's output is written, hashed and added to the `.npz` as soon
+/// as it is computed, and released once no later layer reads it (`OutputLiveness`); parameters are read
+/// layer by layer. Memory is bounded by the outputs alive at once, not by the whole pack. Files go to a
+/// temporary folder moved into place at the end (`AtomicOutputDirectory`): a failed run leaves nothing.
 public enum FixtureWriter {
-    /// `progress` gets the layers of the passes "forward pass (float64)" and "writing" (layer outputs
-    /// written) as they finish.
+    /// The single progress phase of `write`: a layer counts once its output has been computed and written.
+    public static let progressPhase = "forward pass (float64) and writing"
+
+    /// `progress` gets `progressPhase` with the layers done (computed and written) as they finish.
     @discardableResult
     public static func write(
         network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, progress: LayerProgress? = nil
     ) throws -> FixtureManifest {
-        let outputs = try compute(network: network, input: input, progress: progress)
         let vectors = vectorLayers(network)
+        let layerCount = network.layers.count
         return try AtomicOutputDirectory.write(to: destination) { folder in
             var tensors: [FixtureManifest.Tensor] = []
-            var packed: [(name: String, values: [Float], shape: [Int])] = []
-            for (index, values) in outputs.enumerated() {
-                let entry = describe(network: network, position: index)
-                let arranged = arrange(values, position: index, shape: entry.shape, layout: layout, vectors: vectors)
+            var packer = npz ? try NPZArchiveWriter(url: try folder.url(for: "fixtures.npz")) : nil
+            try forEachTensor(network: network, input: input) { position, values in
+                let entry = describe(network: network, position: position)
+                let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
                 let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
                 let url = try folder.url(for: entry.fileName)
                 do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
                 tensors.append(FixtureManifest.Tensor(file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
                                                       layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
-                if npz { packed.append((String(entry.fileName.dropLast(4)), arranged.values, arranged.shape)) }
-                if index > 0 { progress?("writing", index, outputs.count - 1) }
+                try packer?.add(name: String(entry.fileName.dropLast(4)), npy: data)
+                if position > 0 { progress?(progressPhase, position, layerCount) }
             }
             var pack: FixtureManifest.Pack?
-            if npz {
-                let url = try folder.url(for: "fixtures.npz")
-                try NPZArchive.write(arrays: packed, to: url)
+            if let url = packer?.url {
+                packer = nil // closes the archive before it is hashed
                 pack = .init(file: "fixtures.npz", sha256: try Checksum.sha256Hex(fileAt: url.path))
             }
             let manifest = FixtureManifest(
@@ -65,13 +71,17 @@ public enum FixtureWriter {
 
     static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
 
-    /// The input followed by every layer's output, channel-major float32.
-    static func compute(network: Network, input: ModelInput, progress: LayerProgress? = nil) throws -> [[Float]] {
-        let layerCount = network.layers.count
-        let outputs = try Executor<Double>(network: network).run(
-            input: input.values.map(Double.init), retention: .all,
-            observe: progress.map { report in { index, _ in report("forward pass (float64)", index + 1, layerCount) } })
-        return [input.values] + outputs.map { $0.map { Float($0) } }
+    /// Calls `body(position, values)` with the input (position 0) and then with each layer's output
+    /// (position i + 1 for layer i) as soon as it is computed: channel-major, float64 rounded to float32.
+    /// Between calls only the outputs later layers still read (and the network's outputs) are held, in
+    /// float64; `body` owns `values`. Parameters are read and converted layer by layer.
+    static func forEachTensor(network: Network, input: ModelInput, _ body: (Int, [Float]) throws -> Void) throws {
+        let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
+        let pass = try executor.start(input: input.values.map(Double.init), retention: .outputsOnly)
+        try body(0, input.values)
+        while let (index, output) = try pass.next() {
+            try body(index + 1, output.map { Float($0) })
+        }
     }
 
     /// File name, manifest id, name, type and shape of tensor `position` (0 = input, i + 1 = layer i).

@@ -1,11 +1,11 @@
 @testable import FoldKit
 import XCTest
 
-/// `FixtureWriter.write` reports the forward pass layer by layer, then every layer output written.
+/// `FixtureWriter.write` reports each layer once its output has been computed and written.
 final class FixtureWriterProgressTests: XCTestCase {
     typealias S = RuntimeTestSupport
 
-    func testForwardPassThenWritingReportEveryStep() throws {
+    func testEveryLayerIsReportedOnceComputedAndWritten() throws {
         let shape = ActivationShape(channels: 2, height: 4, width: 4)
         let network = try S.network(input: shape) { builder in
             let conv = try builder.append(kind: .convolution(Convolution(
@@ -19,6 +19,6 @@ final class FixtureWriterProgressTests: XCTestCase {
         let manifest = try FixtureWriter.write(network: network, input: ModelInput(values: S.seeded(shape.count, seed: 2), origin: "seeded"),
                                                layout: .nchw, to: folder, progress: { events.append("\($0) \($1)/\($2)") })
         XCTAssertEqual(manifest.tensors.count, 3)
-        XCTAssertEqual(events, ["forward pass (float64) 1/2", "forward pass (float64) 2/2", "writing 1/2", "writing 2/2"])
+        XCTAssertEqual(events, ["forward pass (float64) and writing 1/2", "forward pass (float64) and writing 2/2"])
     }
 }

@@ -23,7 +23,7 @@ public final class Executor<Scalar: ExecutorScalar> {
     /// One prepared step per layer; nil for every layer when parameters are streamed (prepared in `run`).
     let steps: [Step?]
     let scratchCount: Int
-    /// For each layer, the index of the last layer that reads its output (or the layer itself).
+    /// For each layer, the index of the last layer that reads its output (or the layer itself): `OutputLiveness`.
     let lastReader: [Int]
     /// The scratch buffer of the previous `run`, kept so that the next run does not fault its pages in again
     /// (tens of MB for im2col and Winograd). A run takes it under the lock; concurrent runs allocate their own.
@@ -71,13 +71,12 @@ public final class Executor<Scalar: ExecutorScalar> {
         self.options = options
         var steps: [Step?] = []
         steps.reserveCapacity(network.layers.count)
-        var lastReader = Array(network.layers.indices)
         var streamedScratch = 0
         for layer in network.layers {
             if options.streamParameters {
                 let inputShapes = try Executor.checkedInputShapes(layer, in: network)
                 steps.append(nil)
-                // Sized now, so the one scratch buffer is not reallocated (and faulted in again) as layers grow.
+                // The largest scratch any layer takes (`scratchCount`); a streamed pass allocates each layer's own.
                 if case .convolution(let c) = layer.kind, let first = inputShapes.first {
                     let geometry = ConvolutionGeometry(c, input: first, output: layer.outputShape)
                     streamedScratch = max(streamedScratch, ConvolutionKernel<Scalar>.scratchCount(
@@ -86,12 +85,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             } else {
                 steps.append(try Executor.prepare(layer, in: network, options: options))
             }
-            for input in layer.inputs where input != Network.inputIndex {
-                lastReader[input] = max(lastReader[input], layer.index)
-            }
         }
         self.steps = steps
-        self.lastReader = lastReader
+        self.lastReader = OutputLiveness(network).lastReader
         self.scratchCount = steps.reduce(streamedScratch) { count, step in
             if case .kernel(let kernel)? = step { return max(count, kernel.scratchCount) }
             return count

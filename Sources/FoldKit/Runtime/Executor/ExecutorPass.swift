@@ -11,6 +11,8 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
     private let keep: Set<Int>
     /// Per layer: the output while a later layer reads it (or always, with `.all` or for network outputs).
     private var held: [[Scalar]]
+    /// The scratch buffer held for the whole run; nil with `ExecutorOptions.streamParameters`, where each
+    /// layer takes its own for as long as it runs (`layerScratch`).
     private var scratch: UnsafeMutableBufferPointer<Scalar>?
     /// The layer the next call of `next()` computes.
     public private(set) var nextIndex = 0
@@ -26,7 +28,7 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
         networkInput = executor.options.float16Storage ? input.map { $0.roundedToHalf() } : input
         keep = Set(network.outputIndices)
         held = [[Scalar]](repeating: [], count: network.layers.count)
-        scratch = executor.takeScratch(executor.scratchCount)
+        scratch = executor.options.streamParameters ? nil : executor.takeScratch(executor.scratchCount)
     }
 
     deinit {
@@ -39,7 +41,7 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
     public func next() throws -> (index: Int, output: [Scalar])? {
         let network = executor.network
         let index = nextIndex
-        guard index < network.layers.count, var buffer = scratch else { return nil }
+        guard index < network.layers.count else { return nil }
         let layer = network.layers[index]
         let inputs = layer.inputs.map { $0 == Network.inputIndex ? networkInput : held[$0] }
         // Streamed parameters: this layer's are read and converted now, and dropped with `step`.
@@ -49,13 +51,9 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
         case .passThrough:
             output = inputs[0]
         case .kernel(let kernel):
-            if kernel.scratchCount > buffer.count {
-                buffer.deallocate()
-                buffer = .allocate(capacity: kernel.scratchCount)
-                scratch = buffer
-            }
+            let workspace = layerScratch(kernel.scratchCount)
+            defer { if executor.options.streamParameters { executor.returnScratch(workspace) } }
             let count = layer.outputShape.count
-            let workspace = buffer
             var result = [Scalar](unsafeUninitializedCapacity: count) { values, initialized in
                 kernel.forward(inputs, into: values, scratch: workspace)
                 initialized = count
@@ -71,11 +69,28 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
             if executor.lastReader[index] == index && !keep.contains(index) { held[index] = [] }
         }
         nextIndex = index + 1
-        if nextIndex == network.layers.count {
-            executor.returnScratch(buffer)
-            scratch = nil
+        if nextIndex == network.layers.count, let scratch {
+            executor.returnScratch(scratch)
+            self.scratch = nil
         }
         return (index, output)
+    }
+
+    /// How many layer outputs the pass holds now: with `.outputsOnly`, those a later layer still reads
+    /// plus the network's outputs computed so far (the memory bound of a streaming caller).
+    var heldOutputCount: Int { held.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
+
+    /// Scratch memory of at least `count` elements for one layer. With `ExecutorOptions.streamParameters`
+    /// a buffer of its own, which the caller returns (freeing it) once the layer has run: several passes
+    /// advancing in lockstep then hold one layer's scratch at a time between them, not each its largest for
+    /// the whole run. Otherwise the run's buffer, grown when a layer needs more.
+    private func layerScratch(_ count: Int) -> UnsafeMutableBufferPointer<Scalar> {
+        if executor.options.streamParameters { return executor.takeScratch(count) }
+        if let scratch, scratch.count >= count { return scratch }
+        scratch?.deallocate()
+        let grown = UnsafeMutableBufferPointer<Scalar>.allocate(capacity: count)
+        scratch = grown
+        return grown
     }
 
     /// One array per layer, as `Executor.run` returns them: with `.outputsOnly`, only the network's

@@ -103,15 +103,18 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    /// One line per layer: `profile <index> <section> <output shape> <float32 ms> <float64 ms>`, then the totals.
+    /// One line per layer: `profile <index> <section> <CxHxW> <float32 ms> <float64 ms> cpu <float32 ms> <float64 ms>`
+    /// (wall-time minima, then CPU-time minima of all threads), then the totals.
     private func printProfile(network: Network, float32: LayerProfile, float64: LayerProfile) {
         for layer in network.layers {
-            let shape = layer.outputShape
-            print(String(format: "profile %4d %-16@ %dx%dx%d %9.3f %9.3f", layer.index, layer.source.section as NSString,
-                         shape.channels, shape.height, shape.width, float32.seconds[layer.index] * 1000, float64.seconds[layer.index] * 1000))
+            let shape = layer.outputShape, i = layer.index
+            print(String(format: "profile %4d %-16@ %dx%dx%d %9.3f %9.3f cpu %9.3f %9.3f", i, layer.source.section as NSString,
+                         shape.channels, shape.height, shape.width, float32.seconds[i] * 1000, float64.seconds[i] * 1000,
+                         float32.cpuSeconds[i] * 1000, float64.cpuSeconds[i] * 1000))
         }
-        print(String(format: "profile sum of layer minima %9.3f %9.3f ms; whole pass minimum %9.3f %9.3f ms",
+        print(String(format: "profile sum of layer minima %9.3f %9.3f ms (cpu %9.3f %9.3f ms); whole pass minimum %9.3f %9.3f ms",
                      float32.seconds.reduce(0, +) * 1000, float64.seconds.reduce(0, +) * 1000,
+                     float32.cpuSeconds.reduce(0, +) * 1000, float64.cpuSeconds.reduce(0, +) * 1000,
                      float32.passSeconds * 1000, float64.passSeconds * 1000))
     }
 }

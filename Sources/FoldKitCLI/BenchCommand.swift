@@ -34,6 +34,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Skip the forward passes (they take a few seconds each on big models).")
     var noForward = false
 
+    @Flag(help: "Time only the forward passes (no decode, SHA-256, convert or Keras read).")
+    var forwardOnly = false
+
+    @Flag(help: "Also print each layer's minimum time in both forward passes (the counterpart of OpenCV's getPerfProfile).")
+    var profile = false
+
     @Option(help: "Also write the figures as JSON to this file.")
     var json: String?
 
@@ -48,7 +54,7 @@ struct BenchCommand: ParsableCommand {
                          timing.minimum * 1000, timing.median * 1000, timing.runs, note.isEmpty ? "" : "   \(note)" as NSString))
         }
 
-        for size in decodeInputSizes.split(separator: ",").compactMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        for size in forwardOnly ? [] : decodeInputSizes.split(separator: ",").compactMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
             let heads = SyntheticDetectionHeads.yoloV3(classes: classes, inputSize: size)
             var found: [Detection] = []
             let decode = Timing.measure(runs: max(runs, 50), warmup: 3) { found = heads.detect(threshold: 0.25, iouThreshold: 0.45) }
@@ -56,18 +62,22 @@ struct BenchCommand: ParsableCommand {
                    "\(heads.boxCount) boxes x \(5 + classes) values, \(heads.objects.count) objects planted, \(found.count) found")
         }
 
-        let sha = ShaThroughput.measure()
-        print(String(format: "%-28@ %.2f GB/s on one core", "sha256" as NSString, sha / 1e9))
+        if !forwardOnly {
+            let sha = ShaThroughput.measure()
+            print(String(format: "%-28@ %.2f GB/s on one core", "sha256" as NSString, sha / 1e9))
+        }
 
         if let cfg, let weights {
             let network = try ModelLoader.load(paths: [cfg, weights], options: ModelOptions(inputHeight: inputSize, inputWidth: inputSize))
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-bench-\(ProcessInfo.processInfo.processIdentifier)")
-            defer { try? FileManager.default.removeItem(at: out) }
-            let convert = try Timing.measure(runs: runs) { _ = try BlobWriter.write(network: network, to: out) }
-            report("convert (in process)", convert)
-            // The runs above leave over a GB of dirty pages; flush them now, or the kernel's writeback
-            // competes with the forward passes timed next.
-            sync()
+            if !forwardOnly {
+                let out = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-bench-\(ProcessInfo.processInfo.processIdentifier)")
+                defer { try? FileManager.default.removeItem(at: out) }
+                let convert = try Timing.measure(runs: runs) { _ = try BlobWriter.write(network: network, to: out) }
+                report("convert (in process)", convert)
+                // The runs above leave over a GB of dirty pages; flush them now, or the kernel's writeback
+                // competes with the forward passes timed next.
+                sync()
+            }
             if !noForward {
                 let input = ModelInput.seeded(1, shape: network.inputShape).values
                 let folded = try FoldBatchNorm.apply(to: network)
@@ -78,13 +88,33 @@ struct BenchCommand: ParsableCommand {
                 let float64 = try Executor<Double>(network: network)
                 report("forward float64 (original)", try Timing.measure(runs: runs) { _ = try float64.run(input: double, retention: .outputsOnly) },
                        "\(inputSize)x\(inputSize)")
+                if profile {
+                    let single = try LayerProfile.measure(float32, input: input, runs: runs)
+                    let reference = try LayerProfile.measure(float64, input: double, runs: runs)
+                    printProfile(network: network, float32: single, float64: reference)
+                }
             }
         }
-        if let keras {
+        if let keras, !forwardOnly {
             report("keras read", try Timing.measure(runs: runs) { _ = try ModelLoader.load(paths: [keras]) })
         }
         if let json {
             try JSONOutput.write(results, to: URL(fileURLWithPath: json))
         }
+    }
+
+    /// One line per layer: `profile <index> <section> <CxHxW> <float32 ms> <float64 ms> cpu <float32 ms> <float64 ms>`
+    /// (wall-time minima, then CPU-time minima of all threads), then the totals.
+    private func printProfile(network: Network, float32: LayerProfile, float64: LayerProfile) {
+        for layer in network.layers {
+            let shape = layer.outputShape, i = layer.index
+            print(String(format: "profile %4d %-16@ %dx%dx%d %9.3f %9.3f cpu %9.3f %9.3f", i, layer.source.section as NSString,
+                         shape.channels, shape.height, shape.width, float32.seconds[i] * 1000, float64.seconds[i] * 1000,
+                         float32.cpuSeconds[i] * 1000, float64.cpuSeconds[i] * 1000))
+        }
+        print(String(format: "profile sum of layer minima %9.3f %9.3f ms (cpu %9.3f %9.3f ms); whole pass minimum %9.3f %9.3f ms",
+                     float32.seconds.reduce(0, +) * 1000, float64.seconds.reduce(0, +) * 1000,
+                     float32.cpuSeconds.reduce(0, +) * 1000, float64.cpuSeconds.reduce(0, +) * 1000,
+                     float32.passSeconds * 1000, float64.passSeconds * 1000))
     }
 }

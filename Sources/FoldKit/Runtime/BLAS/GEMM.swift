@@ -15,10 +15,16 @@ extension ExecutorScalar {
     /// `cblas_sgemm` for Float, `cblas_dgemm` for Double (the branch on the type folds away in the
     /// executor's specialised code). Any other conforming type gets the same sums from a plain loop,
     /// C[i, j] = alpha * sum_p op(A)[i, p] * op(B)[p, j] + beta * C[i, j] (C not read when beta is 0).
+    ///
+    /// `finishPart(rows, columns)`, when given, is called once for every block of C as soon as that block is
+    /// computed, on the thread that computed it (concurrently for the parts of a split product), with the
+    /// block's rows and columns of C: a caller finishes each block (bias, activation) while it is in cache and
+    /// on every core, instead of in a pass of its own over C afterwards.
     static func gemm(
         transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int, alpha: Self,
         a: UnsafePointer<Self>, lda: Int, b: UnsafePointer<Self>, ldb: Int,
-        beta: Self, c: UnsafeMutablePointer<Self>, ldc: Int, splitAcrossCores: Bool = true
+        beta: Self, c: UnsafeMutablePointer<Self>, ldc: Int, splitAcrossCores: Bool = true,
+        finishPart: ((_ rows: Range<Int>, _ columns: Range<Int>) -> Void)? = nil
     ) {
         BLASWorkerThreads.call(
             m: m, n: n, k: k, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, splitAcrossCores: splitAcrossCores
@@ -50,6 +56,11 @@ extension ExecutorScalar {
                         element.pointee = beta == 0 ? alpha * sum : alpha * sum + beta * element.pointee
                     }
                 }
+            }
+            if let finishPart {
+                // A part starts at C[i0, j0] = c + i0 * ldc + j0 with j0 < ldc (GEMMPartition.run).
+                let rowStart = cOffset / ldc, columnStart = cOffset % ldc
+                finishPart(rowStart..<(rowStart + rows), columnStart..<(columnStart + columns))
             }
         }
     }

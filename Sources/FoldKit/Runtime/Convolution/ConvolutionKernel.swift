@@ -89,13 +89,14 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                 switch path {
                 case .depthwise:
                     depthwise(input: input, weights: w, output: out)
+                    epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
                 case .pointwise:
                     let planeIn = g.input.planeSize
                     for group in 0..<g.groups {
                         Scalar.gemm(
                             transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
                             a: w + group * m * k, lda: k, b: input + group * g.inputChannelsPerGroup * planeIn, ldb: n,
-                            beta: 0, c: out + group * m * n, ldc: n)
+                            beta: 0, c: out + group * m * n, ldc: n, finishPart: finishing(output, firstChannel: group * m))
                     }
                 case .winograd, .winogradF4:
                     break  // handled above
@@ -106,12 +107,27 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                         Scalar.gemm(
                             transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
                             a: w + group * m * k, lda: k, b: UnsafePointer(columns), ldb: n,
-                            beta: 0, c: out + group * m * n, ldc: n)
+                            beta: 0, c: out + group * m * n, ldc: n, finishPart: finishing(output, firstChannel: group * m))
                     }
                 }
             }
         }
-        epilogue.apply(to: output, channels: g.output.channels, planeSize: g.output.planeSize)
+    }
+
+    /// The epilogue for the blocks of one group's product (rows = that group's output channels from
+    /// `firstChannel`, columns = positions in the output plane), applied by `gemm` to each block as soon as
+    /// it is computed, on the core that computed it: the same operations on every element as one
+    /// `ChannelEpilogue.apply` pass over the output afterwards, without that serial pass.
+    private func finishing(_ output: UnsafeMutableBufferPointer<Scalar>, firstChannel: Int) -> (Range<Int>, Range<Int>) -> Void {
+        let planeSize = geometry.output.planeSize
+        return { rows, columns in
+            for row in rows {
+                let channel = firstChannel + row
+                let start = channel * planeSize
+                epilogue.apply(channel: channel, to: UnsafeMutableBufferPointer(
+                    rebasing: output[(start + columns.lowerBound)..<(start + columns.upperBound)]))
+            }
+        }
     }
 
     /// out[c, oy, ox] = sum_{ky,kx} W[c, ky, kx] * in[c, oy*sy - pt + ky*dy, ox*sx - pl + kx*dx].

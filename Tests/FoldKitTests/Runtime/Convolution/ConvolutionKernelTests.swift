@@ -213,6 +213,37 @@ final class ConvolutionKernelTests: XCTestCase {
         try check(Case(input: ActivationShape(channels: 5, height: 4, width: 3), out: 7, kh: 1, kw: 1))
     }
 
+    // Products of >= 2^18 multiply-adds are split across cores (GEMMPartition), and each part gets its
+    // bias and activation as soon as it is computed: split by columns (n >= m), by rows (m > n), and per group.
+    func testPointwiseSplitProductsGetTheEpilogueOnEveryPart() throws {
+        try check(Case(input: ActivationShape(channels: 64, height: 32, width: 33), out: 16, kh: 1, kw: 1))
+        try check(Case(input: ActivationShape(channels: 64, height: 4, width: 5), out: 300, kh: 1, kw: 1))
+        try check(Case(input: ActivationShape(channels: 128, height: 32, width: 33), out: 32, kh: 1, kw: 1, groups: 2))
+    }
+
+    // Leaky after the bias on a product split by columns, by rows, and through im2col.
+    func testLeakyEpilogueOnSplitProducts() throws {
+        for (input, out, kernel) in [(ActivationShape(channels: 64, height: 32, width: 33), 16, 1),
+                                     (ActivationShape(channels: 64, height: 4, width: 5), 300, 1),
+                                     (ActivationShape(channels: 8, height: 40, width: 41), 8, 3)] {
+            let c = Case(input: input, out: out, kh: kernel, kw: kernel, padding: kernel == 3 ? Padding2D(top: 1, left: 1, bottom: 1, right: 1) : .zero)
+            let weights = S.seeded(out * input.channels * kernel * kernel, seed: 5)
+            let bias = S.seeded(out, seed: 9)
+            let values = S.seeded(input.count, seed: 2)
+            let conv = Convolution(
+                inputChannels: input.channels, outputChannels: out, kernelHeight: kernel, kernelWidth: kernel, padding: c.padding,
+                weights: WeightTensor(shape: [out, input.channels, kernel, kernel], values: weights), bias: S.tensor(bias),
+                activation: .leaky(slope: 0.1))
+            let network = try S.single(.convolution(conv), input: input)
+            let slope = Double(Float(0.1))
+            let expected = Self.direct(c, input: values.map(Double.init), weights: weights.map(Double.init), bias: bias.map(Double.init))
+                .values.map { $0 > 0 ? $0 : slope * $0 }
+            XCTAssertTrue(expected.contains { $0 < 0 } && expected.contains { $0 > 0 })
+            S.assertClose(try S.runDouble(network, input: values), expected, tolerance: 1e-12)
+            S.assertClose(try S.runFloat(network, input: values), expected, tolerance: 5e-5)
+        }
+    }
+
     func testPointwiseGrouped() throws {
         try check(Case(input: ActivationShape(channels: 6, height: 3, width: 5), out: 9, kh: 1, kw: 1, groups: 3))
     }

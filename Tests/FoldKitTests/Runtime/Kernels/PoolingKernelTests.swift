@@ -26,6 +26,42 @@ final class PoolingKernelTests: XCTestCase {
         XCTAssertEqual(try S.runDouble(try S.single(.pooling(pool), input: shape), input: grid), [5, 6, 8, 9])
     }
 
+    // The 2x2 stride-2 fast path inside the input and the general loop on a padded last row and column,
+    // against the window maximum computed here (odd and even sizes, NaN and infinities in the input).
+    func testMaxPool2x2Stride2MatchesNaiveOnEverySize() throws {
+        for (height, width) in [(4, 6), (5, 7), (7, 4), (1, 3), (9, 40)] {
+            let shape = ActivationShape(channels: 3, height: height, width: width)
+            var input = S.seeded(shape.count, seed: UInt64(height * 100 + width))
+            input[1] = .nan
+            input[shape.count - 1] = .infinity
+            input[width] = -.infinity
+            let outH = (height + 1 - 2) / 2 + 1, outW = (width + 1 - 2) / 2 + 1
+            let pool = Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
+                               padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
+            let network = try S.single(.pooling(pool), input: shape)
+            XCTAssertEqual(network.layers[0].outputShape, ActivationShape(channels: 3, height: outH, width: outW))
+            var expected: [Double] = []
+            for c in 0..<3 {
+                for y in 0..<outH {
+                    for x in 0..<outW {
+                        var best = -Double.infinity
+                        for yy in (2 * y)..<min(2 * y + 2, height) {
+                            for xx in (2 * x)..<min(2 * x + 2, width) {
+                                let v = Double(input[(c * height + yy) * width + xx])
+                                if v > best { best = v }
+                            }
+                        }
+                        expected.append(best)
+                    }
+                }
+            }
+            let double = try S.runDouble(network, input: input)
+            let float = try S.runFloat(network, input: input)
+            XCTAssertEqual(double.map { $0.bitPattern }, expected.map { $0.bitPattern }, "\(height)x\(width)")
+            XCTAssertEqual(float.map { Double($0).bitPattern }, expected.map { $0.bitPattern }, "\(height)x\(width)")
+        }
+    }
+
     func testAveragePoolExcludingAndIncludingPadding() throws {
         func run(_ includes: Bool) throws -> [Double] {
             let pool = Pooling(kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,

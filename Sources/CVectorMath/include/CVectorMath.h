@@ -7,8 +7,8 @@
 /// same array (in place). On Linux x86-64 with SLEEF (libsleef-dev) and an AVX2+FMA CPU the work goes
 /// through SLEEF's 1.0-ulp AVX2 entry points (Sleef_expf8_u10avx2, Sleef_expd4_u10avx2, ...), chosen at
 /// run time from the CPU's features; otherwise through SLEEF's SSE2 entry points (x86-64 with SLEEF) or
-/// the C library's scalar functions. Accuracy of every path: at most 1.0 ulp (SLEEF's u10 functions;
-/// glibc documents its own bounds, at most 2 ulps for these functions).
+/// the C library's scalar functions. Accuracy: at most 1.0 ulp on the SLEEF paths (SLEEF's u10
+/// functions); the C library's own bounds otherwise (glibc's manual lists them per function).
 
 /// The evaluation path the array functions take.
 typedef enum {

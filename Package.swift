@@ -34,6 +34,11 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
+        // Array exp/expm1/log1p/tanh: SLEEF (Debian: libsleef-dev) on Linux, AVX2 chosen at run time.
+        .target(
+            name: "CVectorMath",
+            linkerSettings: [.linkedLibrary("sleef", .when(platforms: [.linux]))]),
+
         .target(name: "FoldKitCore"),
         // No dependency beyond Foundation (and CryptoKit where the platform has it).
         .target(name: "FoldKitLoader"),
@@ -44,7 +49,7 @@ let package = Package(
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG",
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 /// Element-wise activations, in place, with the formulas documented on `Activation`
-/// (Darknet's activations.h, Keras' backend), computed in `Scalar`.
+/// (Darknet's activations.h, Keras' backend), computed in `Scalar`; the ones that need exp, log1p or
+/// tanh go through `TranscendentalActivation` (vector evaluation, Docs/Activations.md).
 enum ActivationFunction {
     /// Whether the activation calls exp/tanh/log (worth spreading over cores on large tensors).
     static func isTranscendental(_ activation: Activation) -> Bool {
@@ -32,36 +33,15 @@ enum ActivationFunction {
         case .leaky(let slope):
             let s = Scalar(slope)
             for i in x.indices { let v = x[i]; x[i] = v > 0 ? v : s * v }
-        case .logistic:
-            for i in x.indices { x[i] = logistic(x[i]) }
-        case .tanh:
-            for i in x.indices { x[i] = Scalar.hyperbolicTangent(x[i]) }
-        case .relu6:
-            for i in x.indices { x[i] = Swift.min(Swift.max(x[i], 0), 6) }
-        case .elu(let alpha):
-            let a = Scalar(alpha)
-            for i in x.indices { let v = x[i]; x[i] = v >= 0 ? v : a * (Scalar.exponential(v) - 1) }
-        case .selu(let scale, let alpha):
-            let lambda = Scalar(scale), negative = Scalar(scale * alpha)
-            for i in x.indices { let v = x[i]; x[i] = v >= 0 ? lambda * v : negative * (Scalar.exponential(v) - 1) }
-        case .swish:
-            for i in x.indices { let v = x[i]; x[i] = v * logistic(v) }
-        case .mish:
-            for i in x.indices { let v = x[i]; x[i] = v * Scalar.hyperbolicTangent(mishSoftplus(v)) }
         case .hardMish:
             for i in x.indices {
                 let v = x[i]
                 x[i] = v > 0 ? v : (v > -2 ? v * v / 2 + v : 0)
             }
-        case .gelu:
-            let c1 = Scalar(0.797885), c3 = Scalar(0.035677)
-            for i in x.indices { let v = x[i]; x[i] = Scalar(0.5) * v * (1 + Scalar.hyperbolicTangent(c1 * v + c3 * v * v * v)) }
-        case .softplus:
-            // log(1 + e^x), evaluated without overflow: x + log1p(e^-x) for x > 0.
-            for i in x.indices {
-                let v = x[i]
-                x[i] = v > 0 ? v + Scalar.logOnePlus(Scalar.exponential(-v)) : Scalar.logOnePlus(Scalar.exponential(v))
-            }
+        case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .softplus:
+            _ = TranscendentalActivation.apply(activation, to: x)
+        case .relu6:
+            for i in x.indices { x[i] = Swift.min(Swift.max(x[i], 0), 6) }
         case .hardSigmoid:
             for i in x.indices { x[i] = Swift.min(Swift.max(Scalar(0.2) * x[i] + Scalar(0.5), 0), 1) }
         case let .clippedRelu(maxValue, negativeSlope, threshold):
@@ -72,16 +52,5 @@ enum ActivationFunction {
                 x[i] = v >= m ? m : (v >= t ? v : slope * (v - t))
             }
         }
-    }
-
-    @inline(__always)
-    static func logistic<Scalar: ExecutorScalar>(_ v: Scalar) -> Scalar { 1 / (1 + Scalar.exponential(-v)) }
-
-    /// Darknet's softplus with threshold 20, as mish uses it.
-    @inline(__always)
-    static func mishSoftplus<Scalar: ExecutorScalar>(_ v: Scalar) -> Scalar {
-        if v > 20 { return v }
-        if v < -20 { return Scalar.exponential(v) }
-        return Scalar.logOnePlus(Scalar.exponential(v))
     }
 }

@@ -1,7 +1,7 @@
 /// Softmax, the maximum subtracted first: y_i = exp(x_i - max) / sum_j exp(x_j - max).
 /// `.flattened(groups)`: over each of `groups` contiguous runs of count/groups values of the
 /// channel-major tensor (Darknet's softmax_cpu with temperature 1). `.perPixelChannels`: over the
-/// channels at each (y, x) (Keras axis -1).
+/// channels at each (y, x) (Keras axis -1). The exponentials go through `VectorMath` (Docs/Activations.md).
 struct SoftmaxKernel<Scalar: ExecutorScalar>: LayerKernel {
     let axis: SoftmaxAxis
     let shape: ActivationShape
@@ -9,31 +9,54 @@ struct SoftmaxKernel<Scalar: ExecutorScalar>: LayerKernel {
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
     func forward(_ inputs: [[Scalar]], into output: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
+        guard let y = output.baseAddress else { return }
         inputs[0].withUnsafeBufferPointer { input in
+            guard let x = input.baseAddress else { return }
             switch axis {
             case .flattened(let groups):
                 let n = shape.count / groups
-                for g in 0..<groups {
-                    softmax(input, output, start: g * n, count: n, stride: 1)
-                }
+                for g in 0..<groups { softmaxRun(x + g * n, y + g * n, count: n) }
             case .perPixelChannels:
-                for p in 0..<shape.planeSize {
-                    softmax(input, output, start: p, count: shape.channels, stride: shape.planeSize)
-                }
+                softmaxOverChannels(x, y, channels: shape.channels, planeSize: shape.planeSize)
             }
         }
     }
 
+    /// Softmax of `count` contiguous values; the exponentials in one vector call (`VectorMath`).
     @inline(__always)
-    private func softmax(_ x: UnsafeBufferPointer<Scalar>, _ y: UnsafeMutableBufferPointer<Scalar>, start: Int, count: Int, stride: Int) {
+    private func softmaxRun(_ x: UnsafePointer<Scalar>, _ y: UnsafeMutablePointer<Scalar>, count: Int) {
         var largest = -Scalar.infinity
-        for i in 0..<count where x[start + i * stride] > largest { largest = x[start + i * stride] }
+        for i in 0..<count where x[i] > largest { largest = x[i] }
+        for i in 0..<count { y[i] = x[i] - largest }
+        VectorMath.exponential(y, y, count)
         var sum: Scalar = 0
-        for i in 0..<count {
-            let e = Scalar.exponential(x[start + i * stride] - largest)
-            sum += e
-            y[start + i * stride] = e
+        for i in 0..<count { sum += y[i] }
+        for i in 0..<count { y[i] /= sum }
+    }
+
+    /// Softmax over the channels at every pixel of a channel-major tensor, plane by plane so that every
+    /// loop runs over contiguous memory: the maximum and the sum per pixel accumulate channel by channel
+    /// (the same order, so the same sums, as pixel by pixel).
+    private func softmaxOverChannels(_ x: UnsafePointer<Scalar>, _ y: UnsafeMutablePointer<Scalar>, channels: Int, planeSize: Int) {
+        var largest = [Scalar](repeating: -Scalar.infinity, count: planeSize)
+        var sum = [Scalar](repeating: 0, count: planeSize)
+        largest.withUnsafeMutableBufferPointer { largest in
+            sum.withUnsafeMutableBufferPointer { sum in
+                for c in 0..<channels {
+                    let plane = x + c * planeSize
+                    for p in 0..<planeSize where plane[p] > largest[p] { largest[p] = plane[p] }
+                }
+                for c in 0..<channels {
+                    for p in 0..<planeSize { y[c * planeSize + p] = x[c * planeSize + p] - largest[p] }
+                }
+                VectorMath.exponential(y, y, channels * planeSize)
+                for c in 0..<channels {
+                    for p in 0..<planeSize { sum[p] += y[c * planeSize + p] }
+                }
+                for c in 0..<channels {
+                    for p in 0..<planeSize { y[c * planeSize + p] /= sum[p] }
+                }
+            }
         }
-        for i in 0..<count { y[start + i * stride] /= sum }
     }
 }

@@ -11,6 +11,8 @@ struct KerasArchive {
     /// model.weights.h5 extracted to a temporary file (libhdf5 opens files by path); removed by `cleanUp()`.
     var weightsPath: String
     private var temporaryFolder: URL
+    /// Lets a SIGINT/SIGTERM handler remove the temporary folder (`PendingTemporaryItems`).
+    private var registration: UUID?
 
     init(path: String) throws {
         let archive: Archive
@@ -46,6 +48,7 @@ struct KerasArchive {
         temporaryFolder = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-keras-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+            registration = PendingTemporaryItems.register(temporaryFolder)
             let url = temporaryFolder.appendingPathComponent("model.weights.h5")
             try weights.write(to: url)
             weightsPath = url.path
@@ -56,5 +59,6 @@ struct KerasArchive {
 
     func cleanUp() {
         try? FileManager.default.removeItem(at: temporaryFolder)
+        if let registration { PendingTemporaryItems.unregister(registration) }
     }
 }

@@ -89,7 +89,9 @@ enum NPYFile {
         if let fortran = field("fortran_order"), fortran.hasPrefix("True") {
             throw FoldKitError(.badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
         }
-        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("), let close = shapeField.firstIndex(of: ")") else {
+        // The ')' searched for is the first one after the '(' (a stray ')' before it is no shape).
+        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("),
+              let close = shapeField[open...].firstIndex(of: ")") else {
             throw FoldKitError(.badInput, ".npy header has no shape", file: file, byteOffset: headerStart)
         }
         let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
@@ -98,7 +100,17 @@ enum NPYFile {
             }
             return n
         }
-        let count = shape.reduce(1, *)
+        // Element and byte counts are computed with overflow checks: a shape like (2**62, 4) is bad
+        // input, not a trap.
+        var count = 1
+        for n in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: n)
+            guard !overflow else {
+                throw FoldKitError(.badInput, ".npy shape has more elements than can be addressed", file: file, byteOffset: headerStart,
+                                   found: String(shapeField))
+            }
+            count = product
+        }
         let dataStart = headerStart + headerLength
         let elementSize: Int
         switch descr {
@@ -108,9 +120,9 @@ enum NPYFile {
         default:
             throw FoldKitError(.badInput, "unsupported .npy dtype", file: file, byteOffset: headerStart, expected: "<f4, <f8 or <f2", found: descr)
         }
-        guard bytes.count - dataStart == count * elementSize else {
+        guard count <= (bytes.count - dataStart) / elementSize, bytes.count - dataStart == count * elementSize else {
             throw FoldKitError(.badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,
-                               expected: "\(count * elementSize) bytes", found: "\(bytes.count - dataStart)")
+                               expected: "\(count) elements of \(elementSize) bytes", found: "\(bytes.count - dataStart) bytes")
         }
         var values = [Float](repeating: 0, count: count)
         bytes.withUnsafeBytes { raw in

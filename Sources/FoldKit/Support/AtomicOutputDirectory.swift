@@ -26,13 +26,16 @@ final class AtomicOutputDirectory {
         let name = String(self.destination.lastPathComponent.utf8.prefix(160)) ?? "out"
         self.temporary = parent.appendingPathComponent(".\(name).partial-\(UUID().uuidString)")
         try Self.checkReplaceable(self.destination)
+        // Registered before it exists, so that no signal can come between creating and registering it.
+        let registration = PendingTemporaryItems.register(temporary)
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
         } catch {
+            PendingTemporaryItems.unregister(registration)
             throw FoldKitError(.io, "cannot create output folder: \(error.localizedDescription)", file: temporary.path)
         }
-        registration = PendingTemporaryItems.register(temporary)
+        self.registration = registration
     }
 
     /// Throws unless `destination` is absent or an earlier output that may be replaced: a real folder,

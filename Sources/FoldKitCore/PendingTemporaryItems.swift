@@ -23,6 +23,9 @@ public enum PendingTemporaryItems {
         withLock { _ = paths.removeValue(forKey: token) }
     }
 
+    /// The paths registered now.
+    public static var registered: [URL] { withLock { Array(paths.values) } }
+
     /// Runs `body` while no other thread can register, unregister or remove items.
     public static func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()

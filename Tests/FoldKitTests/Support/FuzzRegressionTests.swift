@@ -35,7 +35,18 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
-    /// An empty model description (Foundation leaks a buffer reading it; see Fuzz/lsan.supp) is refused.
+    /// A SeparableConv2D with strides [0, 1] and 'same' padding once divided by zero.
+    func testKerasZeroStrideIsNamed() throws {
+        let url = TestData.fixture("malformed/fuzz/FuzzKerasConfig/separable-conv-stride-zero.json")
+        let weights = TestData.fixture("keras/dag.tfkeras.weights.h5").path
+        XCTAssertThrowsError(try KerasReader.read(paths: [url.path, weights])) { error in
+            XCTAssertEqual((error as? FoldKitError)?.kind, .badInput, "\(error)")
+            XCTAssertTrue("\(error)".contains("strides must be positive"), "\(error)")
+        }
+    }
+
+    /// An empty model description (Foundation leaks a buffer reading it; see Fuzz/lsan.supp) and the
+    /// zero stride below are refused.
     func testKerasConfigReaderRefusesEveryFuzzFinding() throws {
         let weights = TestData.fixture("keras/dag.tfkeras.weights.h5").path
         for url in try inputs("FuzzKerasConfig") {

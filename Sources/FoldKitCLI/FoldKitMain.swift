@@ -5,6 +5,7 @@ import Foundation
 @main
 enum FoldKitMain {
     static func main() {
+        TerminationSignals.install()
         do {
             var command = try FoldKitCommand.parseAsRoot()
             try command.run()

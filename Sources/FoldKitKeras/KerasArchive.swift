@@ -11,6 +11,8 @@ struct KerasArchive {
     /// model.weights.h5 extracted to a temporary file (libhdf5 opens files by path); removed by `cleanUp()`.
     var weightsPath: String
     private var temporaryFolder: URL
+    /// Lets a SIGINT/SIGTERM handler remove the temporary folder (`PendingTemporaryItems`).
+    private var registration: UUID?
 
     /// Largest entry FoldKit extracts: 4 GiB (a .keras holding more weights is beyond any model it runs).
     static let maximumEntryBytes: UInt64 = 4 << 30
@@ -72,12 +74,15 @@ struct KerasArchive {
         temporaryFolder = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-keras-\(UUID().uuidString)")
         let url = temporaryFolder.appendingPathComponent("model.weights.h5")
         let output: FileHandle
+        // Registered before it exists, so a SIGINT/SIGTERM at any point finds and removes it.
+        registration = PendingTemporaryItems.register(temporaryFolder)
         do {
             try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             output = try FileHandle(forWritingTo: url)
         } catch {
             try? FileManager.default.removeItem(at: temporaryFolder)
+            if let registration { PendingTemporaryItems.unregister(registration) }
             throw FoldKitError(.io, "cannot write the extracted weights to a temporary file: \(error)", file: path)
         }
         weightsPath = url.path
@@ -90,7 +95,7 @@ struct KerasArchive {
                 }
             }
         } catch {
-            try? FileManager.default.removeItem(at: temporaryFolder)
+            cleanUp()
             throw error
         }
     }
@@ -113,5 +118,6 @@ struct KerasArchive {
 
     func cleanUp() {
         try? FileManager.default.removeItem(at: temporaryFolder)
+        if let registration { PendingTemporaryItems.unregister(registration) }
     }
 }

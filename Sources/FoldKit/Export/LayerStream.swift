@@ -35,8 +35,8 @@ final class LayerStream {
     }
 
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
-        var prefix = BlobWriter.prefix(for: layer, format: network.format)
-        if usedPrefixes.contains(prefix) { prefix += "_\(layer.index)" }
+        // `usedPrefixes` holds lowercase prefixes: names differing only by case must not share files.
+        let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, format: network.format), index: layer.index, taken: &usedPrefixes)
         let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: String)]
         // The fold pass reads the bias and batch norm (file order: bias or beta, gamma, mean, variance,
         // then the weights) and checks their sizes; errors name the layer.
@@ -69,7 +69,6 @@ final class LayerStream {
                 throw error.located(file: layer.source.file, layer: layer.label)
             }
         }
-        usedPrefixes.insert(prefix)
         var tensors: [BlobManifest.Tensor] = []
         for (offset, blob) in blobs.enumerated() {
             let fileName = "\(prefix)_\(blob.suffix).bin"

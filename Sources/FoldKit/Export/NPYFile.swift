@@ -89,7 +89,9 @@ enum NPYFile {
         if let fortran = field("fortran_order"), fortran.hasPrefix("True") {
             throw FoldKitError(.badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
         }
-        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("), let close = shapeField.firstIndex(of: ")") else {
+        // The ')' searched for is the first one after the '(' (a stray ')' before it is no shape).
+        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("),
+              let close = shapeField[open...].firstIndex(of: ")") else {
             throw FoldKitError(.badInput, ".npy header has no shape", file: file, byteOffset: headerStart)
         }
         let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
@@ -121,7 +123,7 @@ enum NPYFile {
         }
         guard bytes.count - dataStart == count * elementSize else {
             throw FoldKitError(.badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,
-                               expected: "\(count * elementSize) bytes", found: "\(bytes.count - dataStart)")
+                               expected: "\(count) elements of \(elementSize) bytes", found: "\(bytes.count - dataStart) bytes")
         }
         var values = [Float](repeating: 0, count: count)
         bytes.withUnsafeBytes { raw in

@@ -1,23 +1,59 @@
+import FoldKitCore
 import Foundation
 
-/// Writes a folder of outputs so that the destination is either absent, untouched or complete.
+/// Writes a folder of outputs so that the destination is either absent, untouched or complete
+/// (Docs/Security.md, "Output safety").
 ///
-/// Files go into a hidden temporary sibling (`.<name>.partial-<uuid>`); `commit()` swaps it into
-/// place (an existing destination is replaced only then). If the work throws, `discard()` removes
-/// the temporary folder, so nothing half-written is ever left at the destination.
+/// - Files go into a hidden temporary sibling (`.<name>.partial-<uuid>`), registered with
+///   `PendingTemporaryItems` so a SIGINT/SIGTERM handler can remove it.
+/// - `commit()` flushes every file and the folder to disk (`DurableFolder`), takes an exclusive lock
+///   on the parent folder (`DirectoryLock`, so concurrent writers of the same destination commit one
+///   after the other), then swaps the folder into place in one step (`FolderExchange`; two renames
+///   where the file system cannot swap) and removes the old output.
+/// - An existing destination is replaced only when it is a real folder (not a symbolic link) that is
+///   empty or holds a `manifest.json`, i.e. an earlier FoldKit output: `--out ~` must not wipe a home.
+/// - If the work throws, `discard()` removes the temporary folder; nothing half-written is ever left
+///   at the destination.
 final class AtomicOutputDirectory {
     let destination: URL
     let temporary: URL
+    private var registration: UUID?
 
     init(destination: URL) throws {
         self.destination = destination.standardizedFileURL
         let parent = self.destination.deletingLastPathComponent()
-        self.temporary = parent.appendingPathComponent(".\(self.destination.lastPathComponent).partial-\(UUID().uuidString)")
+        // The name is cut so that the temporary name stays within NAME_MAX (255 bytes).
+        let name = String(self.destination.lastPathComponent.utf8.prefix(160)) ?? "out"
+        self.temporary = parent.appendingPathComponent(".\(name).partial-\(UUID().uuidString)")
+        try Self.checkReplaceable(self.destination)
+        // Registered before it exists, so that no signal can come between creating and registering it.
+        let registration = PendingTemporaryItems.register(temporary)
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
         } catch {
+            PendingTemporaryItems.unregister(registration)
             throw FoldKitError(.io, "cannot create output folder: \(error.localizedDescription)", file: temporary.path)
+        }
+        self.registration = registration
+    }
+
+    /// Throws unless `destination` is absent or an earlier output that may be replaced: a real folder,
+    /// empty or holding `manifest.json`.
+    static func checkReplaceable(_ destination: URL) throws {
+        let fm = FileManager.default
+        guard let attributes = try? fm.attributesOfItem(atPath: destination.path) else { return }
+        let type = attributes[.type] as? FileAttributeType
+        guard type == .typeDirectory else {
+            throw FoldKitError(.usage, "the output path exists and is not a folder (a symbolic link is not followed either)",
+                               file: destination.path, expected: "a new path or an earlier FoldKit output folder",
+                               found: type.map { $0.rawValue } ?? "unknown file type")
+        }
+        let entries = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
+        guard entries.isEmpty || entries.contains("manifest.json") else {
+            throw FoldKitError(.usage, "refusing to replace a folder that is not a FoldKit output (no manifest.json)",
+                               file: destination.path, expected: "a new path, an empty folder or an earlier FoldKit output",
+                               found: "\(entries.count) entries")
         }
     }
 
@@ -30,27 +66,50 @@ final class AtomicOutputDirectory {
         return temporary.appendingPathComponent(fileName)
     }
 
-    /// Moves the finished folder into place, replacing an older one.
+    /// Flushes the finished folder to disk and swaps it into place, replacing an older one.
     func commit() throws {
+        try DurableFolder.syncContents(of: temporary)
+        let parent = destination.deletingLastPathComponent()
+        let lock = try DirectoryLock(folder: parent.path)
+        defer { lock.unlock() }
+        // Another writer may have committed since `init`: check again under the lock.
+        try Self.checkReplaceable(destination)
         let fm = FileManager.default
-        do {
-            if fm.fileExists(atPath: destination.path) {
-                let old = destination.deletingLastPathComponent()
-                    .appendingPathComponent(".\(destination.lastPathComponent).old-\(UUID().uuidString)")
-                try fm.moveItem(at: destination, to: old)
-                try fm.moveItem(at: temporary, to: destination)
-                try? fm.removeItem(at: old)
-            } else {
-                try fm.moveItem(at: temporary, to: destination)
+        try PendingTemporaryItems.withLock {
+            do {
+                if fm.fileExists(atPath: destination.path) {
+                    if try !FolderExchange.exchange(temporary.path, destination.path) {
+                        // No atomic swap here: move the old output aside, then the new one in.
+                        let old = parent.appendingPathComponent(temporary.lastPathComponent + ".old")
+                        try fm.moveItem(at: destination, to: old)
+                        do { try fm.moveItem(at: temporary, to: destination) } catch {
+                            try? fm.moveItem(at: old, to: destination)
+                            throw error
+                        }
+                        try fm.moveItem(at: old, to: temporary)
+                    }
+                    // The old output now sits at the temporary path, still registered: a signal from
+                    // here on removes it, and so does the line below.
+                } else {
+                    try fm.moveItem(at: temporary, to: destination)
+                }
+            } catch let error as FoldKitError {
+                throw error
+            } catch {
+                throw FoldKitError(.io, "cannot move the finished output into place: \(error.localizedDescription)", file: destination.path)
             }
-        } catch {
-            throw FoldKitError(.io, "cannot move the finished output into place: \(error.localizedDescription)", file: destination.path)
         }
+        try? fm.removeItem(at: temporary)
+        if let registration { PendingTemporaryItems.unregister(registration) }
+        registration = nil
+        try DurableFolder.sync(parent.path, directory: true)
     }
 
     /// Removes the temporary folder (after a failure).
     func discard() {
         try? FileManager.default.removeItem(at: temporary)
+        if let registration { PendingTemporaryItems.unregister(registration) }
+        registration = nil
     }
 
     /// Runs `body` with this folder, committing on success and discarding on any error.

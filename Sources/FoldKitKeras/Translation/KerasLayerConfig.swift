@@ -42,7 +42,11 @@ struct KerasLayerConfig {
     var paddingMode: String { layer.config["padding"]?.string ?? layer.config["border_mode"]?.string ?? "valid" }
 
     /// 'valid' -> no padding; 'same' -> TensorFlow's rule (see `KerasLayout.samePadding`).
+    /// Kernel, stride and dilation must be positive: 'same' padding divides by the stride.
     func spatialPadding(_ shape: ActivationShape, kernel: (Int, Int), stride: (Int, Int), dilation: (Int, Int)) throws -> Padding2D {
+        for (name, pair) in [("kernel size", kernel), ("strides", stride), ("dilation rate", dilation)] where pair.0 < 1 || pair.1 < 1 {
+            throw error(.badInput, "\(name) must be positive", expected: "integers >= 1", found: "(\(pair.0), \(pair.1))")
+        }
         let mode = paddingMode
         switch mode {
         case "valid": return .zero

@@ -9,6 +9,7 @@ final class ProcessTuningTests: XCTestCase {
     /// faults (glibc's default maps blocks this big with their own mmap: 12 288 fresh pages on every allocation).
     func testKeepingFreedMemoryReusesBigBlocksWithoutPageFaults() throws {
         #if os(Linux)
+        if DynamicSymbol.address(of: "__asan_init") != nil { throw XCTSkip("AddressSanitizer replaces glibc malloc") }
         let applied = ProcessTuning(keepsFreedMemory: true).apply()
         XCTAssertTrue(applied.keepsFreedMemory, "glibc should accept both thresholds")
         let size = 48 << 20

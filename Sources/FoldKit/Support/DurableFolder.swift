@@ -1,0 +1,41 @@
+import FoldKitCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Flushes a finished output folder to stable storage before it is renamed into place, so that after
+/// a power loss the destination holds either the old output or the complete new one, never a renamed
+/// folder whose blobs were still in the page cache (Docs/Security.md, "Durability").
+///
+/// `fsync(2)` works on the file, not on the descriptor: opening each finished file read-only and
+/// syncing it flushes what the writers wrote through their own descriptors. Then the folder itself is
+/// synced (its entries), and after the rename the parent folder (the new name).
+enum DurableFolder {
+    /// `fsync` of every regular file directly inside `folder`, then of `folder`.
+    static func syncContents(of folder: URL) throws {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
+            throw FoldKitError(.io, "cannot list the finished output: \(error.localizedDescription)", file: folder.path)
+        }
+        for name in names.sorted() {
+            try sync(folder.appendingPathComponent(name).path, directory: false)
+        }
+        try sync(folder.path, directory: true)
+    }
+
+    /// `fsync` of one file or folder (a folder: its entries).
+    static func sync(_ path: String, directory: Bool) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : O_NOFOLLOW))
+        guard descriptor >= 0 else {
+            throw FoldKitError(.io, "cannot open to flush to disk: \(String(cString: strerror(errno)))", file: path)
+        }
+        defer { _ = close(descriptor) }
+        while fsync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            throw FoldKitError(.io, "flush to disk failed: \(String(cString: strerror(errno)))", file: path)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+@testable import FoldKit
+import FoldKitTestSupport
+import Foundation
+import XCTest
+
+/// `foldkit convert` under hostile conditions (Docs/Security.md, "Output safety"): a SIGINT or SIGTERM
+/// mid-write leaves the previous `--out` byte-identical and no temporary folder; two converts of
+/// different models into one `--out` at once leave exactly one model's complete output; a convert that
+/// fails or is refused leaves nothing outside `--out`.
+final class OutputSafetyTests: XCTestCase {
+    /// A model large enough (about 47 MB of weights) that a debug-build convert is mid-write for seconds.
+    private static let largeCfg: String = {
+        let convolution = "[convolutional]\nbatch_normalize=1\nfilters=512\nsize=3\nstride=1\npad=1\nactivation=leaky\n\n"
+        return "[net]\nwidth=8\nheight=8\nchannels=3\n\n" + String(repeating: convolution, count: 5)
+    }()
+
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = try TestData.temporaryDirectory("foldkit-output-safety")
+        addTeardownBlock { [root] in try? FileManager.default.removeItem(at: root!) }
+    }
+
+    /// Writes `cfgText` and seeded weights for it into the test folder.
+    private func seededModel(_ name: String, cfgText: String, seed: Int) throws -> (cfg: String, weights: String) {
+        let cfg = root.appendingPathComponent("\(name).cfg").path
+        let weights = root.appendingPathComponent("\(name).weights").path
+        try Data(cfgText.utf8).write(to: URL(fileURLWithPath: cfg))
+        let run = try CommandRunner.run(["seed-weights", cfg, "--seed", "\(seed)", "--out", weights])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return (cfg, weights)
+    }
+
+    /// Every regular file below `folder` with its bytes, keyed by relative path.
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            let url = folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[name] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    private func sha256Hex(_ data: Data) -> String { Checksum.sha256Hex(data) }
+
+    /// A parent folder holding only `out/` with the output of a small model (the previous output).
+    private func previousOutput() throws -> (parent: URL, out: URL) {
+        let parent = root.appendingPathComponent("parent")
+        let out = parent.appendingPathComponent("out")
+        let cfg = TestData.fixture("darknet/cfg/conv-basic.cfg").path
+        let weights = root.appendingPathComponent("small.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let run = try CommandRunner.run(["convert", cfg, weights, "--out", out.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return (parent, out)
+    }
+
+    /// Starts a convert of the large model into `out`, waits until its temporary folder holds a file,
+    /// sends `signalNumber` and returns the exit status.
+    private func interruptedConvert(into out: URL, signalNumber: Int32) throws -> Int32 {
+        let model = try seededModel("large", cfgText: Self.largeCfg, seed: 3)
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["convert", model.cfg, model.weights, "--out", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let parent = out.deletingLastPathComponent()
+        let deadline = Date().addingTimeInterval(120)
+        var midWrite = false
+        while Date() < deadline, process.isRunning, !midWrite {
+            let partial = try FileManager.default.contentsOfDirectory(atPath: parent.path).filter { $0.hasPrefix(".out.partial-") }
+            midWrite = try partial.contains { !(try FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path)).isEmpty }
+            if !midWrite { usleep(2_000) }
+        }
+        XCTAssertTrue(midWrite, "the convert never had a half-written temporary folder")
+        XCTAssertTrue(process.isRunning, "the convert finished before the signal")
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        return process.terminationStatus
+    }
+
+    private func checkInterrupt(signalNumber: Int32, expectedStatus: Int32) throws {
+        let (parent, out) = try previousOutput()
+        let before = try snapshot(out)
+        XCTAssertFalse(before.isEmpty)
+        XCTAssertEqual(try interruptedConvert(into: out, signalNumber: signalNumber), expectedStatus)
+        XCTAssertEqual(try snapshot(out), before, "the previous output is byte-identical")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["out"], "no temporary folder left")
+    }
+
+    func testSIGINTMidWriteLeavesThePreviousOutputAndNoTemporaryFolder() throws {
+        try checkInterrupt(signalNumber: SIGINT, expectedStatus: 130)
+    }
+
+    func testSIGTERMMidWriteLeavesThePreviousOutputAndNoTemporaryFolder() throws {
+        try checkInterrupt(signalNumber: SIGTERM, expectedStatus: 143)
+    }
+
+    func testConcurrentConvertsIntoOneFolderLeaveOneCompleteOutput() throws {
+        let narrow = try seededModel("narrow", cfgText: Self.largeCfg.replacingOccurrences(of: "filters=512", with: "filters=384"), seed: 5)
+        let wide = try seededModel("wide", cfgText: Self.largeCfg, seed: 7)
+        let parent = root.appendingPathComponent("parent")
+        let out = parent.appendingPathComponent("out")
+        var results = [CommandRunner.Result?](repeating: nil, count: 2)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let model = i == 0 ? narrow : wide
+            let result = try? CommandRunner.run(["convert", model.cfg, model.weights, "--out", out.path])
+            lock.lock(); results[i] = result; lock.unlock()
+        }
+        for result in results {
+            XCTAssertEqual(result?.status, 0, result?.stderr ?? "did not run")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["out"], "no temporary folder left")
+        let files = try snapshot(out)
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: XCTUnwrap(files["manifest.json"])) as? [String: Any])
+        let tensors = try XCTUnwrap(manifest["tensors"] as? [[String: Any]])
+        XCTAssertEqual(Set(files.keys), Set(tensors.compactMap { $0["file"] as? String } + ["manifest.json"]), "exactly the manifest's files")
+        for tensor in tensors {
+            let file = try XCTUnwrap(tensor["file"] as? String)
+            XCTAssertEqual(sha256Hex(try XCTUnwrap(files[file])), tensor["sha256"] as? String, file)
+        }
+        // One model's output: the source digests name exactly one of the two weights files.
+        let source = try XCTUnwrap(manifest["source"] as? [String: Any])
+        let digests = try XCTUnwrap(source["sha256"] as? [String: String])
+        let narrowDigest = sha256Hex(try Data(contentsOf: URL(fileURLWithPath: narrow.weights)))
+        let wideDigest = sha256Hex(try Data(contentsOf: URL(fileURLWithPath: wide.weights)))
+        XCTAssertTrue(digests["narrow.weights"] == narrowDigest || digests["wide.weights"] == wideDigest, "\(digests)")
+        XCTAssertEqual(digests.count, 2, "one model: its cfg and its weights")
+    }
+
+    func testFailedConvertLeavesNothingOutsideTheOutputFolder() throws {
+        let model = try seededModel("large", cfgText: Self.largeCfg, seed: 3)
+        let truncated = root.appendingPathComponent("truncated.weights")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: model.weights))
+        try bytes.prefix(bytes.count - 4).write(to: truncated)
+        let parent = root.appendingPathComponent("parent")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let run = try CommandRunner.run(["convert", model.cfg, truncated.path, "--out", parent.appendingPathComponent("out").path])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [], "no output and no temporary folder")
+    }
+
+    func testConvertRefusesToReplaceAFolderThatIsNotFoldKitOutput() throws {
+        let cfg = TestData.fixture("darknet/cfg/conv-basic.cfg").path
+        let weights = root.appendingPathComponent("small.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let home = root.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("documents"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: home.appendingPathComponent("notes.txt"))
+        let before = try snapshot(home)
+        let run = try CommandRunner.run(["convert", cfg, weights, "--out", home.path])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("not a FoldKit output"), run.stderr)
+        XCTAssertEqual(try snapshot(home), before)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: root.path)), ["home", "small.weights"])
+    }
+}

@@ -1,0 +1,81 @@
+@testable import FoldKit
+import FoldKitCore
+import Foundation
+import XCTest
+
+/// What `AtomicOutputDirectory` may replace, and that a commit or discard leaves nothing beside the
+/// destination (Docs/Security.md, "Output safety").
+final class AtomicOutputDirectoryTests: XCTestCase {
+    private var parent: URL!
+
+    override func setUpWithError() throws {
+        parent = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        addTeardownBlock { [parent] in try? FileManager.default.removeItem(at: parent!) }
+    }
+
+    private func write(_ text: String, as name: String, to destination: URL) throws {
+        try AtomicOutputDirectory.write(to: destination) { folder in
+            try Data(text.utf8).write(to: try folder.url(for: name))
+        }
+    }
+
+    func testReplacesAnEarlierOutputAndLeavesNothingBesideIt() throws {
+        let out = parent.appendingPathComponent("out")
+        try write("first", as: "manifest.json", to: out)
+        try write("second", as: "manifest.json", to: out)
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8), "second")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["out"])
+    }
+
+    func testReplacesAnEmptyFolder() throws {
+        let out = parent.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+        try write("new", as: "manifest.json", to: out)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["manifest.json"])
+    }
+
+    func testRefusesAFileASymbolicLinkAndAForeignFolder() throws {
+        let file = parent.appendingPathComponent("file")
+        try Data("keep".utf8).write(to: file)
+        let target = parent.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+        let link = parent.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let foreign = parent.appendingPathComponent("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        for destination in [file, link, foreign] {
+            XCTAssertThrowsError(try write("x", as: "manifest.json", to: destination), destination.lastPathComponent) { error in
+                XCTAssertEqual((error as? FoldKitError)?.kind, .usage, "\(error)")
+            }
+        }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "keep")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: foreign.path), ["notes.txt"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target.path), [])
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path)), ["file", "target", "link", "foreign"])
+    }
+
+    func testAFailingBodyLeavesNoTemporaryFolderAndUnregistersIt() throws {
+        struct Failure: Error {}
+        let out = parent.appendingPathComponent("out")
+        XCTAssertThrowsError(try AtomicOutputDirectory.write(to: out) { folder in
+            try Data("half".utf8).write(to: try folder.url(for: "a.bin"))
+            throw Failure()
+        })
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [])
+        XCTAssertTrue(PendingTemporaryItems.registered.allSatisfy { !$0.path.hasPrefix(parent.path) }, "nothing of ours still registered")
+    }
+
+    /// What the SIGINT/SIGTERM handler calls (it removes every registered item of the process; XCTest
+    /// runs these tests one at a time, so only this test's folder is registered).
+    func testRemoveAllDeletesARegisteredFolderBeingWritten() throws {
+        let folder = try AtomicOutputDirectory(destination: parent.appendingPathComponent("out"))
+        try Data("half".utf8).write(to: try folder.url(for: "a.bin"))
+        let removed = PendingTemporaryItems.removeAll()
+        XCTAssertTrue(removed.contains { $0.path == folder.temporary.path }, "\(removed)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [], "neither the folder nor a .discard- sibling")
+        folder.discard()
+    }
+}

@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
+        .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,6 +52,8 @@ let package = Package(
                 "FoldKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
+        .plugin(name: "FoldKitPlugin", capability: .buildTool(), dependencies: ["FoldKitCLI"]),
 
         // Shared test helpers (paths to Fixtures/ and ../shared); used by tests only.
         .target(name: "FoldKitTestSupport", path: "Tests/FoldKitTestSupport"),

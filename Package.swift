@@ -13,6 +13,7 @@ let package = Package(
         // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
         .library(name: "FoldKitLoader", targets: ["FoldKitLoader"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
+        .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,6 +63,8 @@ let package = Package(
                 "FoldKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
+        .plugin(name: "FoldKitPlugin", capability: .buildTool(), dependencies: ["FoldKitCLI"]),
 
         // Shared test helpers (paths to Fixtures/ and ../shared); used by tests only.
         .target(name: "FoldKitTestSupport", path: "Tests/FoldKitTestSupport"),

@@ -41,3 +41,17 @@ public enum RepositoryPaths {
         return groups.values.filter { $0.count > 1 }.map { $0.sorted() }.sorted { $0[0] < $1[0] }
     }
 }
+
+extension RepositoryPaths {
+    /// Lines of `text` that are left-over merge conflict markers (`<<<<<<< `, `=======`, `>>>>>>> ` at
+    /// the start of a line), as "line N: marker"; empty when there are none.
+    public static func conflictMarkers(in text: String) -> [String] {
+        var found: [String] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("<<<<<<< ") || line == "=======" || line.hasPrefix(">>>>>>> ") {
+                found.append("line \(index + 1): \(line)")
+            }
+        }
+        return found
+    }
+}

@@ -18,6 +18,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow), sliced (4-channel texel slices).")
     var layout: WeightLayout = .ohwi
 
+    @OptionGroup var durability: DurabilityArguments
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -25,9 +26,21 @@ struct ConvertCommand: ParsableCommand {
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
         ProcessTuning(stopsIdleBLASWorkers: true).apply()
         let network = try model.load()
-        try health.refuseUnhealthy(network)
+        // Batch-norm statistics, biases and the other small tensors are scanned first. Convolution and
+        // connected weights are not read twice: a NaN or infinity in them makes the folded blob non-finite,
+        // which the writer finds while hashing; only then is the source scanned to name the element.
+        // With --allow-nonfinite every finding is listed first and the blobs written as they are.
+        try health.refuseUnhealthy(network, skipping: health.allowNonfinite ? [] : [.weights])
+        let refuse: ([BlobManifest.Tensor]) throws -> Void = { tensors in
+            try health.refuseUnhealthy(network)
+            let names = tensors.map { "\($0.file) (layer \($0.layer))" }.joined(separator: ", ")
+            throw FoldKitError(.badInput, "folded weights or biases are not finite: the fold overflowed float32",
+                               file: network.sourceFiles.last, layer: tensors.first.map { "\($0.layer)" },
+                               expected: "finite folded values", found: "NaN or infinity in \(names)")
+        }
         let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
-                                            options: .init(layout: layout), progress: output.console.progressLine("converting"))
+                                            options: .init(layout: layout, durable: durability.durable, onNonFiniteBlobs: health.allowNonfinite ? nil : refuse),
+                                            progress: output.console.progressLine("converting"))
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }
         let folded = manifest.layers.filter { $0.foldedBatchNorm == true }.count
         let console = output.console

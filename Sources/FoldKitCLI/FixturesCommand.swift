@@ -29,6 +29,7 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "With --check: largest deviation relative to a tensor's max |value| that is not drift.")
     var rtol: Double = 1e-6
 
+    @OptionGroup var durability: DurabilityArguments
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -52,7 +53,7 @@ struct FixturesCommand: ParsableCommand {
         let console = output.console
         let progress = PassProgress("fixtures", enabled: console.showsProgress)
         let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
-                                               progress: progress.update)
+                                               durable: durability.durable, progress: progress.update)
         progress.finish()
         console.say("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
         console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoldKit
+import FoldKitCore
 import Foundation
 
 /// `--allow-nonfinite` and how each command treats NaN, infinity and variances no epsilon rescues
@@ -11,8 +12,9 @@ struct WeightHealthArguments: ParsableArguments {
     var allowNonfinite = false
 
     /// Throws the first finding as an error unless `--allow-nonfinite`; with it, lists them on stderr.
-    func refuseUnhealthy(_ network: Network) throws {
-        let findings = try WeightHealthCheck.scan(network)
+    /// `skipping` leaves out tensors of those roles (see `WeightHealthCheck.scan`).
+    func refuseUnhealthy(_ network: Network, skipping: Set<TensorRole> = []) throws {
+        let findings = try WeightHealthCheck.scan(network, skipping: skipping)
         guard let first = findings.first else { return }
         guard allowNonfinite else { throw WeightHealthCheck.refusal(first, total: findings.count) }
         let lines = ["warning: writing \(findings.count) bad weight value(s) (--allow-nonfinite):"] + findings.map { "  " + $0.text }

@@ -23,6 +23,8 @@ final class BlobFileSink: @unchecked Sendable {
     /// Borrowed buffers queued on both queues, by base address: how many of the two are still using them.
     private var pending: [UnsafeMutableRawPointer: Int] = [:]
     private var digests: [Int: String] = [:]
+    /// Keys of blobs holding a NaN or an infinity (found while hashing, on the data already in cache).
+    private var nonFinite: Set<Int> = []
     private var failure: Error?
     private let capacity: Int
     /// Blobs whose first chunk was written and whose last was not (used on the write queue only).
@@ -121,6 +123,13 @@ final class BlobFileSink: @unchecked Sendable {
         return digests
     }
 
+    /// Keys of the blobs that hold a NaN or an infinity; complete after `finish()`.
+    var keysWithNonFiniteValues: Set<Int> {
+        lock.lock()
+        defer { lock.unlock() }
+        return nonFinite
+    }
+
     /// Waits for queued writes without reporting (used when the conversion itself failed); closes blobs
     /// left unfinished.
     func drain() {
@@ -175,6 +184,11 @@ final class BlobFileSink: @unchecked Sendable {
         }
         var hasher = openDigests.removeValue(forKey: key) ?? SHA256()
         hasher.update(bufferPointer: bytes)
+        if Self.holdsNonFinite(bytes) {
+            lock.lock()
+            nonFinite.insert(key)
+            lock.unlock()
+        }
         if last {
             let digest = Checksum.hex(hasher.finalize())
             lock.lock()
@@ -183,6 +197,21 @@ final class BlobFileSink: @unchecked Sendable {
         } else {
             openDigests[key] = hasher
         }
+    }
+}
+
+extension BlobFileSink {
+    /// Whether little-endian float32 `bytes` hold a NaN or an infinity: an all-ones exponent
+    /// (bits & 0x7F80_0000 == 0x7F80_0000). Branch-free over the chunk, so it vectorises.
+    static func holdsNonFinite(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let words = bytes.count / 4
+        guard words > 0, let base = bytes.baseAddress else { return false }
+        var found: UInt32 = 0
+        for index in 0..<words {
+            let bits = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+            found |= (bits & 0x7F80_0000) == 0x7F80_0000 ? 1 : 0
+        }
+        return found != 0
     }
 }
 

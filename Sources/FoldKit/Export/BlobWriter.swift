@@ -24,10 +24,21 @@ public enum BlobWriter {
         /// HWIO goes a whole tensor at a time): small enough to stay in cache from the read through the fold
         /// to the write and the hash on other cores. The bytes written do not depend on it.
         public var chunkBytes: Int
-        /// OHWI weights in chunks of 256 KiB unless told otherwise.
-        public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10) {
+        /// `fsync` every blob, the manifest and the folder before the folder is swapped into place, so the
+        /// output survives a power loss; by default it is atomic only (Docs/Security.md, "Durability").
+        public var durable: Bool
+        /// Called before the folder is put in place when written blobs hold a NaN or an infinity (checked
+        /// while hashing, at no extra pass), with those tensors; throwing discards the whole output.
+        /// `foldkit convert` refuses there unless `--allow-nonfinite` (`WeightHealthCheck` names the
+        /// source element). Nil: such blobs are written.
+        public var onNonFiniteBlobs: (([BlobManifest.Tensor]) throws -> Void)?
+        /// OHWI weights in chunks of 256 KiB, atomic (not durable) output, unless told otherwise.
+        public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10, durable: Bool = false,
+                    onNonFiniteBlobs: (([BlobManifest.Tensor]) throws -> Void)? = nil) {
             self.layout = layout
             self.chunkBytes = chunkBytes
+            self.durable = durable
+            self.onNonFiniteBlobs = onNonFiniteBlobs
         }
     }
 
@@ -36,7 +47,7 @@ public enum BlobWriter {
     /// naming the layer and file when a tensor cannot be read or folded, or the folder cannot be written.
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
-        try AtomicOutputDirectory.write(to: destination) { folder in
+        try AtomicOutputDirectory.write(to: destination, durable: options.durable) { folder in
             let snapshot = SourceFileSnapshot(network.sourceFiles)
             // The source files are checksummed on a thread of their own meanwhile, so the digest of the
             // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
@@ -71,6 +82,10 @@ public enum BlobWriter {
                         throw FoldKitError(.io, "blob was not written", file: tensors[key].file)
                     }
                     tensors[key].sha256 = digest
+                }
+                let nonFinite = sink.keysWithNonFiniteValues
+                if let onNonFiniteBlobs = options.onNonFiniteBlobs, !nonFinite.isEmpty {
+                    try onNonFiniteBlobs(nonFinite.sorted().map { tensors[$0] })
                 }
             } catch {
                 sink.drain()

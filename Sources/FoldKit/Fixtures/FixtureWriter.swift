@@ -15,13 +15,16 @@ public enum FixtureWriter {
     public static let progressPhase = "forward pass (float64) and writing"
 
     /// `progress` gets `progressPhase` with the layers done (computed and written) as they finish.
+    /// `durable` flushes every file and the folder to disk before the folder is swapped into place
+    /// (by default the pack is atomic only: Docs/Security.md, "Durability").
     @discardableResult
     public static func write(
-        network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, progress: LayerProgress? = nil
+        network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, durable: Bool = false,
+        progress: LayerProgress? = nil
     ) throws -> FixtureManifest {
         let vectors = vectorLayers(network)
         let layerCount = network.layers.count
-        return try AtomicOutputDirectory.write(to: destination) { folder in
+        return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             var tensors: [FixtureManifest.Tensor] = []
             var packer = npz ? try NPZArchiveWriter(url: try folder.url(for: "fixtures.npz")) : nil
             try forEachTensor(network: network, input: input) { position, values in

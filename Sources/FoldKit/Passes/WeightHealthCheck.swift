@@ -70,12 +70,15 @@ public enum WeightHealthCheck {
     static let chunkElements = 1 << 16
 
     /// Every bad element of `network`, in layer and tensor order, at most `limit` of them.
-    public static func scan(_ network: Network, limit: Int = 100) throws -> [Finding] {
+    ///
+    /// `skipping` leaves out tensors of those roles (convert skips `.weights`, the large tensors, and
+    /// finds non-finite values in them while hashing the folded blobs instead).
+    public static func scan(_ network: Network, limit: Int = 100, skipping: Set<TensorRole> = []) throws -> [Finding] {
         let reader = FloatSpanReader()
         var findings: [Finding] = []
         for layer in network.layers {
             let convention = batchNormConvention(of: layer.kind)
-            for (role, tensor) in layer.kind.parameters {
+            for (role, tensor) in layer.kind.parameters where !skipping.contains(role) {
                 guard findings.count < limit else { return findings }
                 let file = tensor.fileSpan?.path ?? layer.source.file
                 try forEachChunk(of: tensor, reader: reader) { start, values in

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// - Files go into a hidden temporary sibling (`.<name>.partial-<uuid>`), registered with
 ///   `PendingTemporaryItems` so a SIGINT/SIGTERM handler can remove it.
-/// - `commit()` flushes every file and the folder to disk (`DurableFolder`), takes an exclusive lock
-///   on the parent folder (`DirectoryLock`, so concurrent writers of the same destination commit one
+/// - `commit()` (only when `durable`) flushes every file and the folder to disk (`DurableFolder`), then
+///   takes an exclusive lock on the parent folder (`DirectoryLock`, so concurrent writers of the same destination commit one
 ///   after the other), then swaps the folder into place in one step (`FolderExchange`; two renames
 ///   where the file system cannot swap) and removes the old output.
 /// - An existing destination is replaced only when it is a real folder (not a symbolic link) that is
@@ -17,10 +17,16 @@ import Foundation
 final class AtomicOutputDirectory {
     let destination: URL
     let temporary: URL
+    /// Whether `commit()` makes the output durable (`fsync` of every file, the folder and, after the
+    /// swap, its parent) or only atomic (Docs/Security.md, "Durability").
+    let durable: Bool
+    /// Files and folders `commit()` flushed to disk: 0 unless `durable`.
+    private(set) var flushedItems = 0
     private var registration: UUID?
 
-    init(destination: URL) throws {
+    init(destination: URL, durable: Bool = false) throws {
         self.destination = destination.standardizedFileURL
+        self.durable = durable
         let parent = self.destination.deletingLastPathComponent()
         // The name is cut so that the temporary name stays within NAME_MAX (255 bytes).
         let name = String(self.destination.lastPathComponent.utf8.prefix(160)) ?? "out"
@@ -66,9 +72,10 @@ final class AtomicOutputDirectory {
         return temporary.appendingPathComponent(fileName)
     }
 
-    /// Flushes the finished folder to disk and swaps it into place, replacing an older one.
+    /// Swaps the finished folder into place, replacing an older one; when `durable`, flushes it to disk
+    /// first and the parent folder after.
     func commit() throws {
-        try DurableFolder.syncContents(of: temporary)
+        if durable { flushedItems += try DurableFolder.syncContents(of: temporary) }
         let parent = destination.deletingLastPathComponent()
         let lock = try DirectoryLock(folder: parent.path)
         defer { lock.unlock() }
@@ -102,7 +109,10 @@ final class AtomicOutputDirectory {
         try? fm.removeItem(at: temporary)
         if let registration { PendingTemporaryItems.unregister(registration) }
         registration = nil
-        try DurableFolder.sync(parent.path, directory: true)
+        if durable {
+            try DurableFolder.sync(parent.path, directory: true)
+            flushedItems += 1
+        }
     }
 
     /// Removes the temporary folder (after a failure).
@@ -113,8 +123,8 @@ final class AtomicOutputDirectory {
     }
 
     /// Runs `body` with this folder, committing on success and discarding on any error.
-    static func write<T>(to destination: URL, _ body: (AtomicOutputDirectory) throws -> T) throws -> T {
-        let folder = try AtomicOutputDirectory(destination: destination)
+    static func write<T>(to destination: URL, durable: Bool = false, _ body: (AtomicOutputDirectory) throws -> T) throws -> T {
+        let folder = try AtomicOutputDirectory(destination: destination, durable: durable)
         do {
             let result = try body(folder)
             try folder.commit()

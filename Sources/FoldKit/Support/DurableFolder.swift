@@ -6,16 +6,18 @@ import Glibc
 import Darwin
 #endif
 
-/// Flushes a finished output folder to stable storage before it is renamed into place, so that after
-/// a power loss the destination holds either the old output or the complete new one, never a renamed
+/// Flushes a finished output folder to stable storage before it is renamed into place (with
+/// `--durable`; by default outputs are atomic only), so that after a power loss the destination holds either the old output or the complete new one, never a renamed
 /// folder whose blobs were still in the page cache (Docs/Security.md, "Durability").
 ///
 /// `fsync(2)` works on the file, not on the descriptor: opening each finished file read-only and
 /// syncing it flushes what the writers wrote through their own descriptors. Then the folder itself is
 /// synced (its entries), and after the rename the parent folder (the new name).
 enum DurableFolder {
-    /// `fsync` of every regular file directly inside `folder`, then of `folder`.
-    static func syncContents(of folder: URL) throws {
+    /// `fsync` of every regular file directly inside `folder`, then of `folder`; returns how many items
+    /// were flushed (files + 1).
+    @discardableResult
+    static func syncContents(of folder: URL) throws -> Int {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
             throw FoldKitError(.io, "cannot list the finished output: \(error.localizedDescription)", file: folder.path)
@@ -24,6 +26,7 @@ enum DurableFolder {
             try sync(folder.appendingPathComponent(name).path, directory: false)
         }
         try sync(folder.path, directory: true)
+        return names.count + 1
     }
 
     /// `fsync` of one file or folder (a folder: its entries).

@@ -78,4 +78,18 @@ final class AtomicOutputDirectoryTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [], "neither the folder nor a .discard- sibling")
         folder.discard()
     }
+
+    /// By default a commit is atomic only (nothing flushed); `durable` flushes every file, the folder and
+    /// the parent. Both leave the same complete output.
+    func testOnlyDurableCommitsFlushToDisk() throws {
+        for durable in [false, true] {
+            let out = parent.appendingPathComponent(durable ? "durable" : "atomic")
+            let folder = try AtomicOutputDirectory(destination: out, durable: durable)
+            for name in ["a.bin", "b.bin", "manifest.json"] { try Data(name.utf8).write(to: try folder.url(for: name)) }
+            try folder.commit()
+            XCTAssertEqual(folder.flushedItems, durable ? 3 + 2 : 0, "durable: \(durable)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(), ["a.bin", "b.bin", "manifest.json"])
+            XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("b.bin"), encoding: .utf8), "b.bin")
+        }
+    }
 }

@@ -9,7 +9,8 @@
 /// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradF2Convolution`);
 ///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
-///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns.
+///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns; in blocks of output rows,
+///   one scratch block per core, when the weights are small and the columns large (`Im2ColSchedule`).
 struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     enum Path { case pointwise, depthwise, im2col, winograd, winogradF4 }
 
@@ -43,6 +44,7 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             winogradF4 = nil
         }
         scratchCount = Self.scratchCount(path: path, geometry: geometry, options: options)
+        im2colSchedule = Im2ColSchedule(geometry: geometry, scalarBytes: MemoryLayout<Scalar>.stride)
     }
 
     /// The path a convolution of this geometry takes (see the type's documentation).
@@ -59,7 +61,10 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     /// Winograd's tiles (and its transformed weights when they are computed at run time).
     static func scratchCount(path: Path, geometry: ConvolutionGeometry, options: ExecutorOptions) -> Int {
         switch path {
-        case .im2col: return geometry.columnRows * geometry.output.planeSize
+        case .im2col:
+            let schedule = Im2ColSchedule(geometry: geometry, scalarBytes: MemoryLayout<Scalar>.stride)
+            if schedule.blockCount > 1 { return schedule.blockElements * Parallel.workerCount }
+            return geometry.columnRows * geometry.output.planeSize
         case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
         case .pointwise, .depthwise: return 0
@@ -67,6 +72,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     }
 
     let scratchCount: Int
+    /// Blocks of the im2col path (`Im2ColSchedule`; one block: the whole column matrix).
+    let im2colSchedule: Im2ColSchedule
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
@@ -102,6 +109,10 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                     break  // handled above
                 case .im2col:
                     guard let columns = scratch.baseAddress else { return }
+                    if im2colSchedule.blockCount > 1 {
+                        im2colInBlocks(input: input, weights: w, output: output, scratch: columns)
+                        return
+                    }
                     for group in 0..<g.groups {
                         g.im2col(source: input, firstChannel: group * g.inputChannelsPerGroup, into: columns)
                         Scalar.gemm(
@@ -114,16 +125,46 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         }
     }
 
+    /// The im2col path in blocks of output rows (`Im2ColSchedule`), blocks shared between the cores: for
+    /// each group and block, the block's columns into the core's own scratch slice, then
+    /// out_g[:, oy0*OW..<oy1*OW] = W_g * block (single-threaded product, ldc = OH*OW) and its epilogue.
+    /// Every output element gets the same sum as from the whole column matrix.
+    private func im2colInBlocks(
+        input: UnsafePointer<Scalar>, weights w: UnsafePointer<Scalar>, output: UnsafeMutableBufferPointer<Scalar>,
+        scratch: UnsafeMutablePointer<Scalar>
+    ) {
+        guard let out = output.baseAddress else { return }
+        let g = geometry, schedule = im2colSchedule
+        let m = g.outputChannelsPerGroup, n = g.output.planeSize, k = g.columnRows
+        let tasks = g.groups * schedule.blockCount
+        Parallel.forChunks(tasks, totalWork: g.groups * m * n * k) { chunk, range in
+            let block = scratch + chunk * schedule.blockElements
+            for task in range {
+                let group = task / schedule.blockCount
+                let rows = schedule.outputRows(ofBlock: task % schedule.blockCount, height: g.output.height)
+                let firstColumn = rows.lowerBound * g.output.width, columns = rows.count * g.output.width
+                g.im2col(source: input, firstChannel: group * g.inputChannelsPerGroup, outputRows: rows, into: block)
+                Scalar.gemm(
+                    transposeA: false, transposeB: false, m: m, n: columns, k: k, alpha: 1,
+                    a: w + group * m * k, lda: k, b: UnsafePointer(block), ldb: columns,
+                    beta: 0, c: out + group * m * n + firstColumn, ldc: n, splitAcrossCores: false,
+                    finishPart: finishing(output, firstChannel: group * m, firstColumn: firstColumn))
+            }
+        }
+    }
+
     /// The epilogue for the blocks of one group's product (rows = that group's output channels from
-    /// `firstChannel`, columns = positions in the output plane), applied by `gemm` to each block as soon as
-    /// it is computed, on the core that computed it: the same operations on every element as one
-    /// `ChannelEpilogue.apply` pass over the output afterwards, without that serial pass.
-    private func finishing(_ output: UnsafeMutableBufferPointer<Scalar>, firstChannel: Int) -> (Range<Int>, Range<Int>) -> Void {
+    /// `firstChannel`, columns = positions in the output plane counted from `firstColumn`), applied by
+    /// `gemm` to each block as soon as it is computed, on the core that computed it: the same operations on
+    /// every element as one `ChannelEpilogue.apply` pass over the output afterwards, without that serial pass.
+    private func finishing(
+        _ output: UnsafeMutableBufferPointer<Scalar>, firstChannel: Int, firstColumn: Int = 0
+    ) -> (Range<Int>, Range<Int>) -> Void {
         let planeSize = geometry.output.planeSize
         return { rows, columns in
             for row in rows {
                 let channel = firstChannel + row
-                let start = channel * planeSize
+                let start = channel * planeSize + firstColumn
                 epilogue.apply(channel: channel, to: UnsafeMutableBufferPointer(
                     rebasing: output[(start + columns.lowerBound)..<(start + columns.upperBound)]))
             }

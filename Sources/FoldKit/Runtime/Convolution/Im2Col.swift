@@ -13,18 +13,36 @@ extension ConvolutionGeometry {
         }
     }
 
-    /// Row r = (i*kh + ky)*kw + kx of the column matrix (see `im2col`).
+    /// The columns of output rows `outputRows` only, on the calling thread (one block of `Im2ColSchedule`):
+    /// block[r][(oy - oy0)*OW + ox] = columns[r][oy*OW + ox] for oy in outputRows = oy0..<oy1, each row
+    /// (oy1 - oy0)*OW elements long.
+    @_specialize(where Scalar == Float)
+    @_specialize(where Scalar == Double)
+    func im2col<Scalar: ExecutorScalar>(
+        source: UnsafePointer<Scalar>, firstChannel: Int, outputRows: Range<Int>, into block: UnsafeMutablePointer<Scalar>
+    ) {
+        let blockColumns = outputRows.count * output.width
+        for r in 0..<columnRows {
+            columnRow(r, source: source, firstChannel: firstChannel, outputRows: outputRows, into: block + r * blockColumns)
+        }
+    }
+
+    /// Row r = (i*kh + ky)*kw + kx of the column matrix (see `im2col`), for output rows `outputRows`
+    /// (all of them when nil) written from dst on.
     @inline(__always)
-    private func columnRow<Scalar: ExecutorScalar>(_ r: Int, source: UnsafePointer<Scalar>, firstChannel: Int, into dst: UnsafeMutablePointer<Scalar>) {
+    private func columnRow<Scalar: ExecutorScalar>(
+        _ r: Int, source: UnsafePointer<Scalar>, firstChannel: Int, outputRows: Range<Int>? = nil, into dst: UnsafeMutablePointer<Scalar>
+    ) {
         let taps = kernelHeight * kernelWidth
         let c = r / taps, ky = (r / kernelWidth) % kernelHeight, kx = r % kernelWidth
         let src = source + (firstChannel + c) * input.planeSize
         let outW = output.width
         let span = validColumns(kx: kx)
         let offX = kx * dilationX - padLeft
-        for oy in 0..<output.height {
+        let rows = outputRows ?? 0..<output.height
+        for oy in rows {
             let iy = oy * strideY - padTop + ky * dilationY
-            let row = dst + oy * outW
+            let row = dst + (oy - rows.lowerBound) * outW
             if iy < 0 || iy >= input.height || span.start >= span.end {
                 row.update(repeating: 0, count: outW)
                 continue

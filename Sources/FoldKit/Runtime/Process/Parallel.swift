@@ -31,6 +31,21 @@ enum Parallel {
         }
     }
 
+    /// Calls `body(chunk, range)` over disjoint ranges covering 0..<count, one per core when worth it;
+    /// `chunk` (0..<workerCount) is distinct for ranges that run at the same time, so a caller can give
+    /// each its own slice of scratch memory.
+    static func forChunks(_ count: Int, totalWork: Int, _ body: (_ chunk: Int, _ range: Range<Int>) -> Void) {
+        if workerCount == 1 || count < 2 || totalWork < minimumParallelWork {
+            body(0, 0..<count)
+            return
+        }
+        ProcessTuning.beforeParallelWork()
+        let chunks = min(count, workerCount)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            body(chunk, (count * chunk / chunks)..<(count * (chunk + 1) / chunks))
+        }
+    }
+
     /// Calls `body(range)` over disjoint ranges covering 0..<count, one per core when worth it.
     static func forRanges(_ count: Int, totalWork: Int, _ body: (Range<Int>) -> Void) {
         if workerCount == 1 || count < 2 || totalWork < minimumParallelWork {

@@ -182,6 +182,52 @@ final class ConvolutionKernelTests: XCTestCase {
                        padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0)), withBias: false)
     }
 
+    /// The geometry of a `Case` (output size as in `direct`).
+    func geometry(_ c: Case) -> ConvolutionGeometry {
+        let conv = Convolution(
+            inputChannels: c.input.channels, outputChannels: c.out, kernelHeight: c.kh, kernelWidth: c.kw,
+            strideY: c.sy, strideX: c.sx, dilationY: c.dy, dilationX: c.dx, padding: c.padding, groups: c.groups,
+            weights: WeightTensor(shape: [c.out, c.input.channels / c.groups, c.kh, c.kw], values: []), bias: nil)
+        let oh = (c.input.height + c.padding.top + c.padding.bottom - ((c.kh - 1) * c.dy + 1)) / c.sy + 1
+        let ow = (c.input.width + c.padding.left + c.padding.right - ((c.kw - 1) * c.dx + 1)) / c.sx + 1
+        return ConvolutionGeometry(conv, input: c.input, output: ActivationShape(channels: c.out, height: oh, width: ow))
+    }
+
+    // Column matrices larger than one block go in blocks of output rows (one product each, on both
+    // cores): 16 channels x 3x3 at width 200 is 115 KB of float32 columns per output row, so blocks of 2
+    // rows (5 blocks of 9 rows, the last one shorter); with groups, and stride 2 with asymmetric padding.
+    func testIm2colInBlocksOfOutputRows() throws {
+        let plain = Case(input: ActivationShape(channels: 16, height: 9, width: 200), out: 4, kh: 3, kw: 3, padding: .uniform(1))
+        let schedule = Im2ColSchedule(geometry: geometry(plain), scalarBytes: 4)
+        XCTAssertEqual(schedule.rowsPerBlock, 2)
+        XCTAssertEqual(schedule.blockCount, 5)
+        XCTAssertEqual(schedule.blockElements, 144 * 2 * 200)
+        XCTAssertEqual(schedule.outputRows(ofBlock: 4, height: 9), 8..<9)
+        XCTAssertEqual(ConvolutionKernel<Float>.path(for: Convolution(
+            inputChannels: 16, outputChannels: 4, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [4, 16, 3, 3], values: []), bias: nil), geometry: geometry(plain)), .im2col)
+        try check(plain)
+        let grouped = Case(input: ActivationShape(channels: 32, height: 7, width: 180), out: 6, kh: 3, kw: 3,
+                           padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 2)
+        XCTAssertGreaterThan(Im2ColSchedule(geometry: geometry(grouped), scalarBytes: 4).blockCount, 1)
+        try check(grouped, withBias: false)
+        let strided = Case(input: ActivationShape(channels: 12, height: 15, width: 390), out: 5, kh: 3, kw: 3, sy: 2, sx: 2,
+                           padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0))
+        XCTAssertGreaterThan(Im2ColSchedule(geometry: geometry(strided), scalarBytes: 4).blockCount, 1)
+        try check(strided)
+    }
+
+    // Weights above the limit, or a column matrix within one block, keep the whole column matrix.
+    func testIm2colBlocksOnlyWithSmallWeightsAndLargeColumns() {
+        let small = Case(input: ActivationShape(channels: 3, height: 7, width: 6), out: 4, kh: 3, kw: 3, padding: .uniform(1))
+        XCTAssertEqual(Im2ColSchedule(geometry: geometry(small), scalarBytes: 4).blockCount, 1)
+        XCTAssertEqual(Im2ColSchedule(geometry: geometry(small), scalarBytes: 4).rowsPerBlock, 7)
+        // 512 x (16*9) float64 weights = 576 KB.
+        let heavy = Case(input: ActivationShape(channels: 16, height: 40, width: 200), out: 512, kh: 3, kw: 3, padding: .uniform(1))
+        XCTAssertEqual(Im2ColSchedule(geometry: geometry(heavy), scalarBytes: 8).blockCount, 1)
+        XCTAssertGreaterThan(Im2ColSchedule(geometry: geometry(heavy), scalarBytes: 4).blockCount, 1)
+    }
+
     func testGatherEvenMatchesScalarLoopForEveryCount() {
         for count in 0...70 {
             // Exactly the elements read: s[0 ... 2(count - 1)].

@@ -27,6 +27,27 @@ final class DataMovementKernelTests: XCTestCase {
         XCTAssertEqual(out, row0 + row0 + row1 + row1)
     }
 
+    // Stride 2 (the duplicated-pair row), stride 1 in x, and 3 x 2; with and without scale; 40 x 40 x 41
+    // inputs give more than 2^16 output elements, so rows are shared between the cores.
+    func testUpsampleMatchesNearestNeighbourFormula() throws {
+        for (sy, sx, scale, shape) in [(2, 2, 1.0, ActivationShape(channels: 40, height: 40, width: 41)),
+                                       (2, 2, 0.25, ActivationShape(channels: 3, height: 5, width: 7)),
+                                       (3, 1, 1.0, ActivationShape(channels: 2, height: 3, width: 4)),
+                                       (1, 3, 2.0, ActivationShape(channels: 2, height: 3, width: 4))] {
+            let network = try S.single(.upsample(Upsample(strideY: sy, strideX: sx, scale: Float(scale))), input: shape)
+            let input = S.seeded(shape.count, seed: 4)
+            let outH = shape.height * sy, outW = shape.width * sx
+            var expected = [Double]()
+            for c in 0..<shape.channels {
+                for y in 0..<outH {
+                    for x in 0..<outW { expected.append(scale * Double(input[(c * shape.height + y / sy) * shape.width + x / sx])) }
+                }
+            }
+            XCTAssertEqual(try S.runDouble(network, input: input), expected, "\(sy) x \(sx), scale \(scale)")
+            XCTAssertEqual(try S.runFloat(network, input: input).map(Double.init), expected.map { Double(Float($0)) }, "\(sy) x \(sx)")
+        }
+    }
+
     /// in[c, y, x] = 100c + 10y + x on 3 x 2 x 2.
     let codes: [Float] = [0, 1, 10, 11, 100, 101, 110, 111, 200, 201, 210, 211]
     let codeShape = ActivationShape(channels: 3, height: 2, width: 2)

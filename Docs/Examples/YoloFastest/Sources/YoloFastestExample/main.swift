@@ -1,32 +1,31 @@
 import Foundation
+import FoldKitLoader
 
 // Reads the folder FoldKitPlugin generated from Model/yolo-fastest-1.1.cfg + .weights during the build
-// (`yolo-fastest-1.1.blobs` in this target's resource bundle) and prints every tensor it lists.
+// (`yolo-fastest-1.1.blobs` in this target's resource bundle) with FoldKitLoader - Foundation only, as
+// an app on a device would: every blob's size and SHA-256 are checked against manifest.json and the
+// files are memory-mapped. Then it prints every tensor with its shape, layout and first values.
 
 let modelName = "yolo-fastest-1.1"
 
 func run() throws {
-    guard let folder = Bundle.module.url(forResource: modelName, withExtension: "blobs") else {
+    guard let url = Bundle.module.url(forResource: modelName, withExtension: "blobs") else {
         throw ExampleFailure("\(modelName).blobs is not in \(Bundle.module.bundlePath): did FoldKitPlugin run?")
     }
-    let manifest = try JSONDecoder().decode(
-        BlobManifest.self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
-    guard manifest.format == "foldkit-blobs" else {
-        throw ExampleFailure("manifest.json: format '\(manifest.format)', expected 'foldkit-blobs'")
-    }
-    print("\(folder.path)")
-    print("source: \(manifest.source.format) \(manifest.source.files.joined(separator: " ")); \(manifest.layers.count) layers, \(manifest.tensors.count) tensors")
+    let folder = try BlobFolder(url: url)
+    print("\(url.path)")
+    print("source: \(folder.source.format) \(folder.source.files.joined(separator: " ")); \(folder.layers.count) layers, \(folder.tensors.count) tensors")
     var totalBytes = 0
-    for tensor in manifest.tensors {
-        let blob = try FloatBlob(contentsOf: folder.appendingPathComponent(tensor.file), expectedByteCount: tensor.byteCount)
+    for tensor in folder.tensors {
         let shape = tensor.shape.map(String.init).joined(separator: "x")
-        let head = blob.values.prefix(3).map { String(format: "%+.5f", $0) }.joined(separator: " ")
+        let head = tensor.withUnsafeFloats { $0.prefix(3).map { String(format: "%+.5f", $0) }.joined(separator: " ") }
         let name = tensor.name.padding(toLength: 10, withPad: " ", startingAt: 0)
         let shapeColumn = (shape + " " + tensor.layout).padding(toLength: 20, withPad: " ", startingAt: 0)
-        print("\(name) \(tensor.role.padding(toLength: 8, withPad: " ", startingAt: 0)) \(shapeColumn) \(String(tensor.byteCount).leftPadded(to: 7)) B  \(head)")
-        totalBytes += tensor.byteCount
+        let role = tensor.role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        print("\(name) \(role) \(shapeColumn) \(String(tensor.data.count).leftPadded(to: 7)) B  \(head)")
+        totalBytes += tensor.data.count
     }
-    print("\(manifest.tensors.count) tensors, \(totalBytes) bytes, every file the size its manifest entry gives")
+    print("\(folder.tensors.count) tensors, \(totalBytes) bytes, every size and SHA-256 as manifest.json gives")
 }
 
 extension String {

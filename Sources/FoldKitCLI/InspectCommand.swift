@@ -20,7 +20,7 @@ struct InspectCommand: ParsableCommand {
         var weightProblems: [String]?
         if model.files.count > 1 || network.format == .keras {
             let findings = try WeightHealthCheck.scan(network)
-            try WeightHealthArguments.report(network).forEach { console.say($0) }
+            WeightHealthArguments.report(findings).forEach { console.say($0) }
             weightProblems = findings.map(\.text)
             let found = try Float16Hazard.scan(folded: FoldBatchNorm.apply(to: network))
             console.say(found.isEmpty ? "float16 hazards of the folded weights: none" : "float16 hazards of the folded weights (\(found.count)):")

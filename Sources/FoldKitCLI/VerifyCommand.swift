@@ -52,7 +52,7 @@ struct VerifyCommand: ParsableCommand {
         ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
         let console = Console(quiet: quiet, json: json == "-")
         let (original, given) = try input.load(model)
-        try WeightHealthArguments.report(original).forEach { console.say($0) }
+        WeightHealthArguments.report(try WeightHealthCheck.scan(original)).forEach { console.say($0) }
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
         if let blobs {

@@ -21,9 +21,9 @@ struct WeightHealthArguments: ParsableArguments {
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    /// The findings as report lines for `inspect` and `verify` (one "none" line when healthy).
-    static func report(_ network: Network) throws -> [String] {
-        let findings = try WeightHealthCheck.scan(network)
+    /// The findings of `WeightHealthCheck.scan` as report lines for `inspect` and `verify` (one "none"
+    /// line when healthy).
+    static func report(_ findings: [WeightHealthCheck.Finding]) -> [String] {
         guard !findings.isEmpty else { return ["weight values: all finite, every batch-norm denominator positive"] }
         return ["weight values: \(findings.count) bad value(s) (convert and fixtures refuse them without --allow-nonfinite):"]
             + findings.map { "  " + $0.text }

@@ -8,11 +8,11 @@ uses all cores (cv2.setNumThreads(os.cpu_count())); fusion stays on, as in an ap
     python3 opencv_forward.py model.cfg model.weights [--size 416] [--runs 5]
 """
 import argparse
-import os
 import time
 
 import cv2
-import numpy as np
+
+import opencv_net
 
 
 def main():
@@ -22,12 +22,7 @@ def main():
     parser.add_argument('--size', type=int, default=416)
     parser.add_argument('--runs', type=int, default=5)
     args = parser.parse_args()
-    cv2.setNumThreads(os.cpu_count())
-    net = cv2.dnn.readNetFromDarknet(args.cfg, args.weights)
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-    blob = np.random.default_rng(1).random((1, 3, args.size, args.size), dtype=np.float32)
-    names = net.getUnconnectedOutLayersNames()
+    net, blob, names = opencv_net.load(args.cfg, args.weights, args.size)
     net.setInput(blob)
     net.forward(names)
     times = []

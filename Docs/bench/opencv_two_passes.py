@@ -8,10 +8,10 @@ the whole-process time is the figure.
     python3 opencv_two_passes.py model.cfg model.weights [--size 416]
 """
 import argparse
-import os
 
-import cv2
 import numpy as np
+
+import opencv_net
 
 
 def main():
@@ -20,12 +20,7 @@ def main():
     parser.add_argument('weights')
     parser.add_argument('--size', type=int, default=416)
     args = parser.parse_args()
-    cv2.setNumThreads(os.cpu_count())
-    net = cv2.dnn.readNetFromDarknet(args.cfg, args.weights)
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
-    blob = np.random.default_rng(1).random((1, 3, args.size, args.size), dtype=np.float32)
-    names = net.getUnconnectedOutLayersNames()
+    net, blob, names = opencv_net.load(args.cfg, args.weights, args.size)
     outputs = []
     for _ in range(2):
         net.setInput(blob)

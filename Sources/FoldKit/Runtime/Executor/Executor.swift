@@ -22,6 +22,8 @@ public final class Executor<Scalar: ExecutorScalar> {
 
     /// One prepared step per layer; nil for every layer when parameters are streamed (prepared in `run`).
     let steps: [Step?]
+    /// The largest scratch any prepared kernel takes (0 with `streamParameters`: each layer's own is
+    /// allocated while it runs).
     let scratchCount: Int
     /// For each layer, the index of the last layer that reads its output (or the layer itself): `OutputLiveness`.
     let lastReader: [Int]
@@ -71,24 +73,18 @@ public final class Executor<Scalar: ExecutorScalar> {
         self.options = options
         var steps: [Step?] = []
         steps.reserveCapacity(network.layers.count)
-        var streamedScratch = 0
         for layer in network.layers {
             if options.streamParameters {
-                let inputShapes = try Executor.checkedInputShapes(layer, in: network)
+                // Checked now; the kernel (and its scratch, `ExecutorPass`) is made layer by layer in `run`.
+                _ = try Executor.checkedInputShapes(layer, in: network)
                 steps.append(nil)
-                // The largest scratch any layer takes (`scratchCount`); a streamed pass allocates each layer's own.
-                if case .convolution(let c) = layer.kind, let first = inputShapes.first {
-                    let geometry = ConvolutionGeometry(c, input: first, output: layer.outputShape)
-                    streamedScratch = max(streamedScratch, ConvolutionKernel<Scalar>.scratchCount(
-                        path: ConvolutionKernel<Scalar>.path(for: c, geometry: geometry), geometry: geometry, options: options))
-                }
             } else {
                 steps.append(try Executor.prepare(layer, in: network, options: options))
             }
         }
         self.steps = steps
         self.lastReader = OutputLiveness(network).lastReader
-        self.scratchCount = steps.reduce(streamedScratch) { count, step in
+        self.scratchCount = steps.reduce(0) { count, step in
             if case .kernel(let kernel)? = step { return max(count, kernel.scratchCount) }
             return count
         }

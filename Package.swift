@@ -40,6 +40,9 @@ let package = Package(
             name: "CVectorMath",
             linkerSettings: [.linkedLibrary("sleef", .when(platforms: [.linux]))]),
 
+        // Winograd tile transforms over rows of tiles, vectorised; AVX2 chosen at run time.
+        .target(name: "CWinograd"),
+
         .target(name: "FoldKitCore"),
         // No dependency beyond Foundation (and CryptoKit where the platform has it).
         .target(name: "FoldKitLoader"),
@@ -50,7 +53,7 @@ let package = Package(
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath",
+                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath", "CWinograd",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),

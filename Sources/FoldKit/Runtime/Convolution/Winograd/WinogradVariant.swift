@@ -17,14 +17,8 @@ protocol WinogradVariant {
 
     /// Writes U = G g Gt for O x C x 3 x 3 weights w into u (`WinogradWeights`' layout).
     static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>)
-    /// V of input channel c for `tiles`: tile t at v[k * pointStride + t - tiles.lowerBound].
-    static func transformInput(
-        _ g: ConvolutionGeometry, channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>, pointStride: Int)
-    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
-    /// then the epilogue on each finished row piece.
-    static func transformOutput(
-        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
-        into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>)
+    /// The C row transforms of this variant (`WinogradRowTransform`).
+    static var rowTransform: WinogradRowTransform { get }
 }
 
 extension WinogradVariant {
@@ -48,5 +42,46 @@ extension WinogradVariant {
         schedule(for: g).scratchCount
             + WinogradWeights<Scalar>.scratchCount(points: points, outputChannels: g.output.channels, inputChannels: g.input.channels,
                                                    transformsInForward: transformsWeightsInForward)
+    }
+
+    /// V of input channel c for `tiles`: tile t at v[k * pointStride + t - tiles.lowerBound], one row of
+    /// tiles at a time (`WinogradRowTransform`).
+    @inline(__always)
+    static func transformInput(
+        _ g: ConvolutionGeometry, channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>,
+        pointStride: Int
+    ) {
+        let across = tilesAcross(g)
+        let plane = input + c * g.input.planeSize
+        WinogradSchedule.rowSegments(tiles, across: across) { ty, start, end in
+            rowTransform.input(
+                plane: plane, geometry: g, tileRow: ty, firstTile: start, count: end - start,
+                into: v + ty * across + start - tiles.lowerBound, pointStride: pointStride)
+        }
+    }
+
+    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
+    /// one row of tiles at a time (`WinogradRowTransform`), then the epilogue on each finished row piece
+    /// while it is in cache.
+    @inline(__always)
+    static func transformOutput(
+        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+        into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
+    ) {
+        let across = tilesAcross(g), side = outputTileSide
+        let height = g.output.height, width = g.output.width
+        let plane = output + o * g.output.planeSize
+        WinogradSchedule.rowSegments(tiles, across: across) { ty, start, end in
+            let y0 = ty * side
+            let rowCount = Swift.min(side, height - y0)
+            let first = start * side, columnCount = Swift.min(end * side, width) - first
+            let rows = plane + y0 * width + first
+            rowTransform.output(
+                m: m + ty * across + start - tiles.lowerBound, pointStride: pointStride, count: end - start, rows: rows,
+                outputWidth: width, rowCount: rowCount, columnCount: columnCount)
+            for r in 0..<rowCount {
+                epilogue.apply(channel: o, to: UnsafeMutableBufferPointer(start: rows + r * width, count: columnCount))
+            }
+        }
     }
 }

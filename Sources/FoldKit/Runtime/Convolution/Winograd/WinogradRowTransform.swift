@@ -1,0 +1,75 @@
+import CWinograd
+
+/// The input and output transforms of one row of Winograd tiles of one channel, in C (the `CWinograd`
+/// target): loops across the tiles that compile to vector code, with an AVX2 build chosen at run time.
+/// They compute the expressions of `WinogradF2Convolution` / `WinogradF4Convolution` in the same order
+/// as a tile-by-tile evaluation, so the results are the same to the bit.
+///
+/// Layout (side s = 2 or 4, n tiles tx0 ..< tx0 + n of tile row ty):
+/// - input: one channel's plane (H x W, row-major); tile tx reads rows s*ty - pt ..< s*ty - pt + s + 2 and
+///   columns s*tx - pl ..< s*tx - pl + s + 2, zero outside the plane;
+/// - V and M: point k of tile tx0 + t at base[k * pointStride + t];
+/// - output: pixels (s*ty + r, s*tx0 + x) for r < rowCount, x < columnCount, rows `outputWidth` apart.
+enum WinogradRowTransform {
+    /// F(2x2, 3x3): 4x4 patches, 2x2 output tiles.
+    case f2
+    /// F(4x4, 3x3): 6x6 patches, 4x4 output tiles.
+    case f4
+
+    /// V of tiles tx0 ..< tx0 + count of tile row `tileRow`, from channel plane `plane` of `g`'s input.
+    @inline(__always)
+    func input<Scalar: ExecutorScalar>(
+        plane: UnsafePointer<Scalar>, geometry g: ConvolutionGeometry, tileRow: Int, firstTile: Int, count: Int,
+        into v: UnsafeMutablePointer<Scalar>, pointStride: Int
+    ) {
+        let h = g.input.height, w = g.input.width, pt = g.padTop, pl = g.padLeft
+        if Scalar.self == Float.self {
+            let p = UnsafeRawPointer(plane).assumingMemoryBound(to: Float.self)
+            let d = UnsafeMutableRawPointer(v).assumingMemoryBound(to: Float.self)
+            switch self {
+            case .f2: cwg_f2_input_f32(p, h, w, pt, pl, tileRow, firstTile, count, d, pointStride)
+            case .f4: cwg_f4_input_f32(p, h, w, pt, pl, tileRow, firstTile, count, d, pointStride)
+            }
+        } else {
+            let p = UnsafeRawPointer(plane).assumingMemoryBound(to: Double.self)
+            let d = UnsafeMutableRawPointer(v).assumingMemoryBound(to: Double.self)
+            switch self {
+            case .f2: cwg_f2_input_f64(p, h, w, pt, pl, tileRow, firstTile, count, d, pointStride)
+            case .f4: cwg_f4_input_f64(p, h, w, pt, pl, tileRow, firstTile, count, d, pointStride)
+            }
+        }
+    }
+
+    /// Output pixels of `count` tiles from M at `m`, written from `rows` (see the type's layout).
+    @inline(__always)
+    func output<Scalar: ExecutorScalar>(
+        m: UnsafePointer<Scalar>, pointStride: Int, count: Int, rows: UnsafeMutablePointer<Scalar>, outputWidth: Int,
+        rowCount: Int, columnCount: Int
+    ) {
+        if Scalar.self == Float.self {
+            let q = UnsafeRawPointer(m).assumingMemoryBound(to: Float.self)
+            let d = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: Float.self)
+            switch self {
+            case .f2: cwg_f2_output_f32(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            case .f4: cwg_f4_output_f32(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            }
+        } else {
+            let q = UnsafeRawPointer(m).assumingMemoryBound(to: Double.self)
+            let d = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: Double.self)
+            switch self {
+            case .f2: cwg_f2_output_f64(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            case .f4: cwg_f4_output_f64(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            }
+        }
+    }
+
+    /// Whether the AVX2 build of the loops runs on this CPU.
+    static var usesAVX2: Bool { cwg_uses_avx2() != 0 }
+
+    /// Runs `body` with the baseline build forced (for tests comparing both builds).
+    static func withBaselineBuild<T>(_ body: () throws -> T) rethrows -> T {
+        cwg_force_baseline(1)
+        defer { cwg_force_baseline(0) }
+        return try body()
+    }
+}

@@ -17,7 +17,7 @@
 enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     /// Below this many input channels the 16 GEMMs have too short an accumulation (k = C) to pay for the
     /// transforms; the threshold and the per-layer comparison with im2col are in Docs/Performance.md.
-    static var minimumInputChannels: Int { 32 }
+    static var minimumInputChannels: Int { 16 }
 
     /// Whether a convolution of this geometry takes this path: 3x3, stride 1, dilation 1, one group,
     /// and enough input channels that the 16 GEMMs are worth their transforms.

@@ -4,8 +4,8 @@ import Dispatch
 ///
 /// Each pass transforms input tiles into V (points x C x n), multiplies M_k (O x n) = U_k (O x C) * V_k (C x n)
 /// for every point k, and transforms M back into output tiles, for n tiles at a time:
-/// - wide (one block of all T tiles): input transform split by channel, each product split across cores
-///   (`GEMMPartition`), output transform split by output channel. For few tiles (deep, small layers), where
+/// - wide (one block of all T tiles): input transform split by channel, the products shared out by point
+///   (`WinogradWeights.multiply`), output transform split by output channel. For few tiles (deep, small layers), where
 ///   V and M are small anyway.
 /// - blocked: tiles in blocks of `blockTiles`, each core taking a contiguous run of blocks and doing all
 ///   three steps for one block at a time in its own part of the scratch buffer, with single-threaded

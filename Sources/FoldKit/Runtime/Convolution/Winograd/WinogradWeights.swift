@@ -61,10 +61,26 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     }
 
     /// M_k = U_k V_k for k in 0..<points and n tiles: U_k at u + k * O * C (O x C), V_k at v + k * C * n (C x n),
-    /// M_k at m + k * O * n (O x n). `splitAcrossCores`: see `ExecutorScalar.gemm`.
+    /// M_k at m + k * O * n (O x n).
+    ///
+    /// `splitAcrossCores`: when FoldKit splits products itself (`BLASWorkerThreads.splitsProducts`), the points
+    /// are shared out, each core running whole single-threaded products for its run of points (one fork and
+    /// join for all 16 or 36 products instead of one per product, which on small layers cost more than the
+    /// products: Docs/Performance.md); otherwise each product is threaded by `ExecutorScalar.gemm`.
     @inline(__always)
     func multiply(u: UnsafePointer<Scalar>, v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles n: Int, splitAcrossCores: Bool) {
         let o = outputChannels, c = inputChannels
+        if splitAcrossCores && BLASWorkerThreads.splitsProducts {
+            Parallel.forRanges(points, totalWork: points * o * c * n) { range in
+                for k in range {
+                    Scalar.gemm(
+                        transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,
+                        a: u + k * o * c, lda: c, b: v + k * c * n, ldb: n,
+                        beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: false)
+                }
+            }
+            return
+        }
         for k in 0..<points {
             Scalar.gemm(
                 transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,

@@ -45,8 +45,10 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         // Repeated passes, as in an application that runs the network frame after frame: keep freed layer
-        // outputs' pages instead of faulting fresh ones in on every pass.
-        ProcessTuning(keepsFreedMemory: true).apply()
+        // outputs' pages instead of faulting fresh ones in on every pass, and end OpenBLAS's pool started at
+        // load, whose workers would otherwise spin on one of the cores through the first 0.1 s of passes
+        // (as verify and convert do; Docs/Library.md shows a library user the same call).
+        ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
         var results: [String: Timing] = [:]
         func report(_ name: String, _ timing: Timing, _ note: String = "") {
             results[name] = timing

@@ -32,6 +32,9 @@ enum BLASWorkerThreads {
         guard Parallel.workerCount > 1, let symbol = DynamicSymbol.address(of: "openblas_set_num_threads") else { return false }
         typealias SetThreads = @convention(c) (Int32) -> Void
         unsafeBitCast(symbol, to: SetThreads.self)(1)
+        // Setting the thread count starts the pool again if it was ended (a command that stopped it at
+        // start): its workers spin once more, so the next stop must not be skipped.
+        mayBeSpinning = true
         return true
     }()
 

@@ -82,20 +82,20 @@
 
 // Y = At M At^T, At = [[1,1,1,0],[0,1,-1,-1]].
 #define CWG_F2_OUTPUT(NAME, T, ATTR)                                                              \
-    ATTR static void NAME(const T *m, long ps, long n, T *rows, long outputWidth, long rowCount,  \
-                          long columnCount) {                                                     \
+    ATTR static void NAME(const T *m, long ps, long ts, long n, T *rows, long outputWidth,       \
+                          long rowCount, long columnCount) {                                      \
         T a[2][4][CWG_CHUNK];                                                                     \
         T y0[CWG_CHUNK], y1[CWG_CHUNK];                                                           \
         T line[2 * CWG_CHUNK];                                                                    \
         for (long c0 = 0; c0 < n; c0 += CWG_CHUNK) {                                              \
             const long cn = CWG_MIN(CWG_CHUNK, n - c0);                                           \
             for (int j = 0; j < 4; j++) {                                                         \
-                const T *restrict q0 = m + j * ps + c0, *restrict q1 = q0 + 4 * ps;               \
+                const T *restrict q0 = m + j * ps + c0 * ts, *restrict q1 = q0 + 4 * ps;          \
                 const T *restrict q2 = q1 + 4 * ps, *restrict q3 = q2 + 4 * ps;                   \
                 T *restrict aj = a[0][j], *restrict bj = a[1][j];                                 \
                 for (long t = 0; t < cn; t++) {                                                   \
-                    aj[t] = q0[t] + q1[t] + q2[t];                                                \
-                    bj[t] = q1[t] - q2[t] - q3[t];                                                \
+                    aj[t] = q0[t * ts] + q1[t * ts] + q2[t * ts];                                 \
+                    bj[t] = q1[t * ts] - q2[t * ts] - q3[t * ts];                                 \
                 }                                                                                 \
             }                                                                                     \
             const long columns = CWG_MIN(2 * cn, columnCount - 2 * c0);                           \
@@ -174,20 +174,21 @@
     } while (0)
 
 #define CWG_F4_OUTPUT(NAME, T, ATTR)                                                              \
-    ATTR static void NAME(const T *m, long ps, long n, T *rows, long outputWidth, long rowCount,  \
-                          long columnCount) {                                                     \
+    ATTR static void NAME(const T *m, long ps, long ts, long n, T *rows, long outputWidth,       \
+                          long rowCount, long columnCount) {                                      \
         T a[4][6][CWG_CHUNK];                                                                     \
         T y[4][CWG_CHUNK];                                                                        \
         T line[4 * CWG_CHUNK];                                                                    \
         for (long c0 = 0; c0 < n; c0 += CWG_CHUNK) {                                              \
             const long cn = CWG_MIN(CWG_CHUNK, n - c0);                                           \
             for (int j = 0; j < 6; j++) {                                                         \
-                const T *restrict q0 = m + j * ps + c0, *restrict q1 = q0 + 6 * ps;               \
+                const T *restrict q0 = m + j * ps + c0 * ts, *restrict q1 = q0 + 6 * ps;          \
                 const T *restrict q2 = q1 + 6 * ps, *restrict q3 = q2 + 6 * ps;                   \
                 const T *restrict q4 = q3 + 6 * ps, *restrict q5 = q4 + 6 * ps;                   \
                 T *restrict a0 = a[0][j], *restrict a1 = a[1][j], *restrict a2 = a[2][j], *restrict a3 = a[3][j]; \
                 for (long t = 0; t < cn; t++)                                                     \
-                    CWG_F4_OUTPUT_COLUMN(T, q0[t], q1[t], q2[t], q3[t], q4[t], q5[t], a0, a1, a2, a3, t); \
+                    CWG_F4_OUTPUT_COLUMN(T, q0[t * ts], q1[t * ts], q2[t * ts], q3[t * ts], q4[t * ts], \
+                                         q5[t * ts], a0, a1, a2, a3, t);                          \
             }                                                                                     \
             const long columns = CWG_MIN(4 * cn, columnCount - 4 * c0);                           \
             for (long r = 0; r < rowCount; r++) {                                                 \
@@ -261,9 +262,9 @@ void cwg_force_baseline(int force) { atomic_store_explicit(&baseline_forced, for
         CWG_DISPATCH(NAME, plane, height, width, padTop, padLeft, ty, tx0, n, v, pointStride);    \
     }
 #define CWG_OUTPUT_ENTRY(NAME, T)                                                                 \
-    void cwg_##NAME(const T *m, long pointStride, long n, T *rows, long outputWidth, long rowCount, \
-                    long columnCount) {                                                           \
-        CWG_DISPATCH(NAME, m, pointStride, n, rows, outputWidth, rowCount, columnCount);          \
+    void cwg_##NAME(const T *m, long pointStride, long tileStride, long n, T *rows, long outputWidth, \
+                    long rowCount, long columnCount) {                                            \
+        CWG_DISPATCH(NAME, m, pointStride, tileStride, n, rows, outputWidth, rowCount, columnCount); \
     }
 
 CWG_INPUT_ENTRY(f2_input_f32, float)

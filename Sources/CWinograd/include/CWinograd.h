@@ -12,7 +12,8 @@
 /// - input: the channel's plane, row-major height x width; tile tx reads input rows s*ty - padTop ..<
 ///   s*ty - padTop + s + 2 and columns s*tx - padLeft ..< s*tx - padLeft + s + 2, zero outside the plane;
 /// - V: point k (k = (s+2)*i + j) of tile tx0 + t at v[k * pointStride + t];
-/// - M: the same layout, read by the output transforms;
+/// - M: point k of tile tx0 + t at m[k * pointStride + t * tileStride], read by the output transforms
+///   (tileStride 1: V's layout; O: the products were computed transposed, tiles x output channels);
 /// - output: `rows` points at output pixel (s*ty, s*tx0), rows `outputWidth` apart; `rowCount` rows
 ///   (at most s) of `columnCount` pixels (at most s*n) are written.
 ///
@@ -28,14 +29,14 @@ void cwg_f4_input_f32(const float *plane, long height, long width, long padTop, 
 void cwg_f4_input_f64(const double *plane, long height, long width, long padTop, long padLeft,
                       long ty, long tx0, long n, double *v, long pointStride);
 
-void cwg_f2_output_f32(const float *m, long pointStride, long n, float *rows, long outputWidth,
-                       long rowCount, long columnCount);
-void cwg_f2_output_f64(const double *m, long pointStride, long n, double *rows, long outputWidth,
-                       long rowCount, long columnCount);
-void cwg_f4_output_f32(const float *m, long pointStride, long n, float *rows, long outputWidth,
-                       long rowCount, long columnCount);
-void cwg_f4_output_f64(const double *m, long pointStride, long n, double *rows, long outputWidth,
-                       long rowCount, long columnCount);
+void cwg_f2_output_f32(const float *m, long pointStride, long tileStride, long n, float *rows,
+                       long outputWidth, long rowCount, long columnCount);
+void cwg_f2_output_f64(const double *m, long pointStride, long tileStride, long n, double *rows,
+                       long outputWidth, long rowCount, long columnCount);
+void cwg_f4_output_f32(const float *m, long pointStride, long tileStride, long n, float *rows,
+                       long outputWidth, long rowCount, long columnCount);
+void cwg_f4_output_f64(const double *m, long pointStride, long tileStride, long n, double *rows,
+                       long outputWidth, long rowCount, long columnCount);
 
 /// Whether the AVX2 build of the loops is in use (x86-64 CPUs with AVX2 and FMA), unless
 /// `cwg_force_baseline(1)` was called.

@@ -132,7 +132,8 @@ final class ConvolutionKernelTests: XCTestCase {
                        padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
     }
 
-    // The epilogue (bias, unfolded batch norm, leaky) on Winograd layers, wide (13x13) and in blocks (97x89):
+    // The epilogue (bias, unfolded batch norm, leaky) on Winograd layers, wide (13x13; in float64 with
+    // transposed products when FoldKit splits them) and in blocks (97x89):
     // each output element gets leaky(gamma * (z + b - mean) / sqrt(var + eps) + beta).
     func testWinogradEpilogueWithBatchNormAndLeaky() throws {
         for (height, width) in [(13, 13), (97, 89)] {
@@ -148,6 +149,9 @@ final class ConvolutionKernelTests: XCTestCase {
                 activation: .leaky(slope: 0.1))
             let network = try S.single(.convolution(conv), input: c.input)
             let z = Self.direct(c, input: input.map(Double.init), weights: weights.map(Double.init), bias: bias.map(Double.init))
+            let shapes = ConvolutionGeometry(conv, input: c.input, output: z.shape)
+            XCTAssertEqual(WinogradF2Convolution<Double>.schedule(for: shapes).transposesProducts,
+                           height == 13 && BLASWorkerThreads.splitsProducts)
             let plane = height * width
             let expected = z.values.indices.map { i -> Double in
                 let o = i / plane

@@ -30,9 +30,12 @@ struct WinogradLayer<Variant: WinogradVariant> {
                 inputTransform: { c, tiles, v, stride in
                     Variant.transformInput(g, channel: c, tiles: tiles, input: input, into: v, pointStride: stride)
                 },
-                multiply: { v, m, n, split in parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split) },
-                outputTransform: { o, tiles, m, stride in
-                    Variant.transformOutput(g, channel: o, tiles: tiles, from: m, pointStride: stride, into: output, epilogue: epilogue)
+                multiply: { v, m, n, split, transposed in
+                    parameters.multiply(u: u, v: v, into: m, tiles: n, splitAcrossCores: split, transposed: transposed)
+                },
+                outputTransform: { o, tiles, m, stride, tileStride in
+                    Variant.transformOutput(
+                        g, channel: o, tiles: tiles, from: m, pointStride: stride, tileStride: tileStride, into: output, epilogue: epilogue)
                 })
         }
     }

@@ -8,7 +8,8 @@ import CWinograd
 /// Layout (side s = 2 or 4, n tiles tx0 ..< tx0 + n of tile row ty):
 /// - input: one channel's plane (H x W, row-major); tile tx reads rows s*ty - pt ..< s*ty - pt + s + 2 and
 ///   columns s*tx - pl ..< s*tx - pl + s + 2, zero outside the plane;
-/// - V and M: point k of tile tx0 + t at base[k * pointStride + t];
+/// - V: point k of tile tx0 + t at v[k * pointStride + t]; M: at m[k * pointStride + t * tileStride] (1, or the
+///   output channel count when the products were computed transposed: `WinogradWeights.multiply`);
 /// - output: pixels (s*ty + r, s*tx0 + x) for r < rowCount, x < columnCount, rows `outputWidth` apart.
 enum WinogradRowTransform {
     /// F(2x2, 3x3): 4x4 patches, 2x2 output tiles.
@@ -43,22 +44,22 @@ enum WinogradRowTransform {
     /// Output pixels of `count` tiles from M at `m`, written from `rows` (see the type's layout).
     @inline(__always)
     func output<Scalar: ExecutorScalar>(
-        m: UnsafePointer<Scalar>, pointStride: Int, count: Int, rows: UnsafeMutablePointer<Scalar>, outputWidth: Int,
+        m: UnsafePointer<Scalar>, pointStride: Int, tileStride: Int, count: Int, rows: UnsafeMutablePointer<Scalar>, outputWidth: Int,
         rowCount: Int, columnCount: Int
     ) {
         if Scalar.self == Float.self {
             let q = UnsafeRawPointer(m).assumingMemoryBound(to: Float.self)
             let d = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: Float.self)
             switch self {
-            case .f2: cwg_f2_output_f32(q, pointStride, count, d, outputWidth, rowCount, columnCount)
-            case .f4: cwg_f4_output_f32(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            case .f2: cwg_f2_output_f32(q, pointStride, tileStride, count, d, outputWidth, rowCount, columnCount)
+            case .f4: cwg_f4_output_f32(q, pointStride, tileStride, count, d, outputWidth, rowCount, columnCount)
             }
         } else {
             let q = UnsafeRawPointer(m).assumingMemoryBound(to: Double.self)
             let d = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: Double.self)
             switch self {
-            case .f2: cwg_f2_output_f64(q, pointStride, count, d, outputWidth, rowCount, columnCount)
-            case .f4: cwg_f4_output_f64(q, pointStride, count, d, outputWidth, rowCount, columnCount)
+            case .f2: cwg_f2_output_f64(q, pointStride, tileStride, count, d, outputWidth, rowCount, columnCount)
+            case .f4: cwg_f4_output_f64(q, pointStride, tileStride, count, d, outputWidth, rowCount, columnCount)
             }
         }
     }

@@ -23,6 +23,13 @@ struct WinogradSchedule {
     let blockCount: Int
     /// Cores the blocks are spread over (1 when wide).
     let workers: Int
+    /// Whether the products are computed transposed, M_k^T (T x O) = V_k^T U_k^T: float64 layers run wide
+    /// with at most `maximumTransposedTiles` tiles, when FoldKit runs the products itself (OpenBLAS's
+    /// dgemm is 5-18% quicker that way round for such narrow products: 1024 x 1024 by 1024 x 49, 8 points
+    /// on one core, 24.0 -> 21.8 ms; 1024 x 512 by 512 x 25, 18 points, 19.1 -> 15.7 ms; no gain in float32
+    /// or from 361 tiles; Docs/Performance.md). The output transform then reads M with a tile stride of O.
+    let transposesProducts: Bool
+    static let maximumTransposedTiles = 256
 
     /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size).
     /// Smaller blocks make the narrow products re-pack U once per block too often; the comparison with
@@ -50,6 +57,8 @@ struct WinogradSchedule {
             blockCount = 1
             workers = 1
         }
+        transposesProducts = blockCount == 1 && blocksAllowed && scalarBytes == MemoryLayout<Double>.size
+            && tiles <= Self.maximumTransposedTiles
     }
 
     var isBlocked: Bool { blockCount > 1 }
@@ -59,15 +68,16 @@ struct WinogradSchedule {
 
     /// Runs the three steps over all tiles. With n the tiles of the current block and t0 its first tile:
     /// - `inputTransform(c, tiles, v, pointStride)` writes V of channel c for those tiles at v[k * pointStride + t - t0];
-    /// - `multiply(v, m, n, splitAcrossCores)` computes M_k = U_k V_k, V_k at v + k * C * n, M_k at m + k * O * n;
-    /// - `outputTransform(o, tiles, m, pointStride)` reads M of output channel o at m[k * pointStride + t - t0]
-    ///   and writes (and finishes) that channel's output pixels of those tiles.
+    /// - `multiply(v, m, n, splitAcrossCores, transposed)` computes M_k = U_k V_k, V_k at v + k * C * n, M_k at
+    ///   m + k * O * n (O x n, or n x O when `transposed`: `transposesProducts`);
+    /// - `outputTransform(o, tiles, m, pointStride, tileStride)` reads M of output channel o at
+    ///   m[k * pointStride + (t - t0) * tileStride] and writes (and finishes) that channel's output pixels of those tiles.
     /// `inputWork` / `outputWork`: elementary operations per tile and channel (to decide splitting when wide).
     func run<Scalar>(
         scratch: UnsafeMutablePointer<Scalar>, inputWork: Int, outputWork: Int,
         inputTransform: (Int, Range<Int>, UnsafeMutablePointer<Scalar>, Int) -> Void,
-        multiply: (UnsafePointer<Scalar>, UnsafeMutablePointer<Scalar>, Int, Bool) -> Void,
-        outputTransform: (Int, Range<Int>, UnsafePointer<Scalar>, Int) -> Void
+        multiply: (UnsafePointer<Scalar>, UnsafeMutablePointer<Scalar>, Int, Bool, Bool) -> Void,
+        outputTransform: (Int, Range<Int>, UnsafePointer<Scalar>, Int, Int) -> Void
     ) {
         let c = inputChannels, o = outputChannels
         if !isBlocked {
@@ -75,9 +85,14 @@ struct WinogradSchedule {
             Parallel.forEach(c, totalWork: c * tiles * inputWork) { channel in
                 inputTransform(channel, 0..<tiles, v + channel * tiles, c * tiles)
             }
-            multiply(UnsafePointer(v), m, tiles, true)
+            let transposed = transposesProducts
+            multiply(UnsafePointer(v), m, tiles, true, transposed)
             Parallel.forEach(o, totalWork: o * tiles * outputWork) { channel in
-                outputTransform(channel, 0..<tiles, UnsafePointer(m + channel * tiles), o * tiles)
+                if transposed {
+                    outputTransform(channel, 0..<tiles, UnsafePointer(m + channel), o * tiles, o)
+                } else {
+                    outputTransform(channel, 0..<tiles, UnsafePointer(m + channel * tiles), o * tiles, 1)
+                }
             }
             return
         }
@@ -88,8 +103,8 @@ struct WinogradSchedule {
                 let range = (block * blockTiles)..<min(tiles, (block + 1) * blockTiles)
                 let n = range.count
                 for channel in 0..<c { inputTransform(channel, range, v + channel * n, c * n) }
-                multiply(UnsafePointer(v), m, n, false)
-                for channel in 0..<o { outputTransform(channel, range, UnsafePointer(m + channel * n), o * n) }
+                multiply(UnsafePointer(v), m, n, false, false)
+                for channel in 0..<o { outputTransform(channel, range, UnsafePointer(m + channel * n), o * n, 1) }
             }
         }
     }

@@ -60,12 +60,12 @@ extension WinogradVariant {
         }
     }
 
-    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + t - tiles.lowerBound]),
+    /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + (t - tiles.lowerBound) * tileStride]),
     /// one row of tiles at a time (`WinogradRowTransform`), then the epilogue on each finished row piece
     /// while it is in cache.
     @inline(__always)
     static func transformOutput(
-        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int,
+        _ g: ConvolutionGeometry, channel o: Int, tiles: Range<Int>, from m: UnsafePointer<Scalar>, pointStride: Int, tileStride: Int = 1,
         into output: UnsafeMutablePointer<Scalar>, epilogue: ChannelEpilogue<Scalar>
     ) {
         let across = tilesAcross(g), side = outputTileSide
@@ -77,7 +77,8 @@ extension WinogradVariant {
             let first = start * side, columnCount = Swift.min(end * side, width) - first
             let rows = plane + y0 * width + first
             rowTransform.output(
-                m: m + ty * across + start - tiles.lowerBound, pointStride: pointStride, count: end - start, rows: rows,
+                m: m + (ty * across + start - tiles.lowerBound) * tileStride, pointStride: pointStride, tileStride: tileStride,
+                count: end - start, rows: rows,
                 outputWidth: width, rowCount: rowCount, columnCount: columnCount)
             for r in 0..<rowCount {
                 epilogue.apply(channel: o, to: UnsafeMutableBufferPointer(start: rows + r * width, count: columnCount))

@@ -61,15 +61,29 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     }
 
     /// M_k = U_k V_k for k in 0..<points and n tiles: U_k at u + k * O * C (O x C), V_k at v + k * C * n (C x n),
-    /// M_k at m + k * O * n (O x n).
+    /// M_k at m + k * O * n: O x n, or with `transposed` M_k^T (n x O) = V_k^T U_k^T (`WinogradSchedule.transposesProducts`).
     ///
     /// `splitAcrossCores`: when FoldKit splits products itself (`BLASWorkerThreads.splitsProducts`), the points
     /// are shared out, each core running whole single-threaded products for its run of points (one fork and
     /// join for all 16 or 36 products instead of one per product, which on small layers cost more than the
     /// products: Docs/Performance.md); otherwise each product is threaded by `ExecutorScalar.gemm`.
     @inline(__always)
-    func multiply(u: UnsafePointer<Scalar>, v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles n: Int, splitAcrossCores: Bool) {
+    func multiply(
+        u: UnsafePointer<Scalar>, v: UnsafePointer<Scalar>, into m: UnsafeMutablePointer<Scalar>, tiles n: Int, splitAcrossCores: Bool,
+        transposed: Bool = false
+    ) {
         let o = outputChannels, c = inputChannels
+        if transposed {
+            Parallel.forRanges(points, totalWork: points * o * c * n) { range in
+                for k in range {
+                    Scalar.gemm(
+                        transposeA: true, transposeB: true, m: n, n: o, k: c, alpha: 1,
+                        a: v + k * c * n, lda: n, b: u + k * o * c, ldb: c,
+                        beta: 0, c: m + k * o * n, ldc: o, splitAcrossCores: false)
+                }
+            }
+            return
+        }
         if splitAcrossCores && BLASWorkerThreads.splitsProducts {
             Parallel.forRanges(points, totalWork: points * o * c * n) { range in
                 for k in range {

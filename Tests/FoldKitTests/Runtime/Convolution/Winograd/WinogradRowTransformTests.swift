@@ -149,27 +149,29 @@ final class WinogradRowTransformTests: XCTestCase {
             let outH = g.output.height, outW = g.output.width
             let across = (outW + side - 1) / side, down = (outH + side - 1) / side
             for ty in 0..<down {
-                for run in runs(across: across) {
-                    let stride = run.count + 1
+                // Tile strides 1 (M as the products give it) and 3 (transposed products, read with a stride).
+                for (run, tileStride) in runs(across: across).flatMap({ run in [(run, 1), (run, 3)] }) {
+                    let stride = (run.count + 1) * tileStride
                     let m: [S] = values(points * stride, seed: UInt64(100 * index + ty + 7))
                     var output = [S](repeating: .nan, count: outH * outW)
                     let y0 = ty * side, rowCount = min(side, outH - y0)
                     let first = run.lowerBound * side, columnCount = min(run.upperBound * side, outW) - first
                     m.withUnsafeBufferPointer { q in
                         output.withUnsafeMutableBufferPointer { out in
-                            kind.output(m: q.baseAddress!, pointStride: stride, count: run.count, rows: out.baseAddress! + y0 * outW + first,
+                            kind.output(m: q.baseAddress!, pointStride: stride, tileStride: tileStride, count: run.count,
+                                        rows: out.baseAddress! + y0 * outW + first,
                                         outputWidth: outW, rowCount: rowCount, columnCount: columnCount)
                         }
                     }
                     var expected = [S](repeating: .nan, count: outH * outW)
                     for (t, tx) in run.enumerated() {
-                        let tile = referenceOutput(kind, m: (0..<points).map { m[$0 * stride + t] })
+                        let tile = referenceOutput(kind, m: (0..<points).map { m[$0 * stride + t * tileStride] })
                         for r in 0..<side where y0 + r < outH {
                             for c in 0..<side where tx * side + c < outW { expected[(y0 + r) * outW + tx * side + c] = tile[r * side + c] }
                         }
                     }
                     for i in 0..<(outH * outW) where !same(output[i], expected[i]) {
-                        XCTFail("\(kind) \(S.self) output, shape \(index), tile row \(ty), run \(run), pixel \(i): \(output[i]) != \(expected[i])",
+                        XCTFail("\(kind) \(S.self) output, shape \(index), tile row \(ty), run \(run), tile stride \(tileStride), pixel \(i): \(output[i]) != \(expected[i])",
                                 file: file, line: line)
                         return
                     }

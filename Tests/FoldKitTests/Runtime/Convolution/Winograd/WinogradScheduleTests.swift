@@ -17,6 +17,15 @@ final class WinogradScheduleTests: XCTestCase {
         }
     }
 
+    func testOnlyNarrowWideFloat64ProductsAreTransposed() {
+        XCTAssertTrue(schedule(tiles: 49, c: 1024, o: 1024, bytes: 8).transposesProducts)
+        XCTAssertTrue(schedule(tiles: 256, c: 512, o: 1024, bytes: 8).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 257, c: 512, o: 1024, bytes: 8).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 49, c: 1024, o: 1024, bytes: 4).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 49, c: 1024, o: 1024, bytes: 8, allowed: false).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 2704, c: 64, o: 128, bytes: 8).transposesProducts)
+    }
+
     func testBlocksAreEqualRunsPerCoreCoveringEveryTile() {
         // yolov3 at 416: 104x104 (2704 tiles, 64 -> 128) and 52x52 (676 tiles, 128 -> 256), float32 and float64.
         for (tiles, c, o, bytes, blocks) in [(2704, 64, 128, 4, 2), (2704, 64, 128, 8, 6), (676, 128, 256, 4, 2), (676, 128, 256, 8, 2)] {

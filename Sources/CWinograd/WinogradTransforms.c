@@ -7,6 +7,9 @@
 // columns are phase arrays at t and t + 1: contiguous again). The expressions and their order are those
 // of the tile-by-tile Swift code in WinogradF2Convolution.swift and WinogradF4Convolution.swift.
 //
+// The output transforms read M with a tile stride (1, or the channel count for transposed products); the
+// stride-1 loops are written out separately so that the compiler vectorises them without a runtime check.
+//
 // The bodies are written once as macros and compiled for x86-64's baseline and, in functions carrying
 // __attribute__((target("avx2,fma"))), for AVX2; the AVX2 build is called only when the CPU has it.
 // FMA contraction is switched off so that both builds round every operation the same way.
@@ -93,9 +96,16 @@
                 const T *restrict q0 = m + j * ps + c0 * ts, *restrict q1 = q0 + 4 * ps;          \
                 const T *restrict q2 = q1 + 4 * ps, *restrict q3 = q2 + 4 * ps;                   \
                 T *restrict aj = a[0][j], *restrict bj = a[1][j];                                 \
-                for (long t = 0; t < cn; t++) {                                                   \
-                    aj[t] = q0[t * ts] + q1[t * ts] + q2[t * ts];                                 \
-                    bj[t] = q1[t * ts] - q2[t * ts] - q3[t * ts];                                 \
+                if (ts == 1) {                                                                    \
+                    for (long t = 0; t < cn; t++) {                                               \
+                        aj[t] = q0[t] + q1[t] + q2[t];                                            \
+                        bj[t] = q1[t] - q2[t] - q3[t];                                            \
+                    }                                                                             \
+                } else {                                                                          \
+                    for (long t = 0; t < cn; t++) {                                               \
+                        aj[t] = q0[t * ts] + q1[t * ts] + q2[t * ts];                             \
+                        bj[t] = q1[t * ts] - q2[t * ts] - q3[t * ts];                             \
+                    }                                                                             \
                 }                                                                                 \
             }                                                                                     \
             const long columns = CWG_MIN(2 * cn, columnCount - 2 * c0);                           \
@@ -186,9 +196,14 @@
                 const T *restrict q2 = q1 + 6 * ps, *restrict q3 = q2 + 6 * ps;                   \
                 const T *restrict q4 = q3 + 6 * ps, *restrict q5 = q4 + 6 * ps;                   \
                 T *restrict a0 = a[0][j], *restrict a1 = a[1][j], *restrict a2 = a[2][j], *restrict a3 = a[3][j]; \
-                for (long t = 0; t < cn; t++)                                                     \
-                    CWG_F4_OUTPUT_COLUMN(T, q0[t * ts], q1[t * ts], q2[t * ts], q3[t * ts], q4[t * ts], \
-                                         q5[t * ts], a0, a1, a2, a3, t);                          \
+                if (ts == 1) {                                                                    \
+                    for (long t = 0; t < cn; t++)                                                 \
+                        CWG_F4_OUTPUT_COLUMN(T, q0[t], q1[t], q2[t], q3[t], q4[t], q5[t], a0, a1, a2, a3, t); \
+                } else {                                                                          \
+                    for (long t = 0; t < cn; t++)                                                 \
+                        CWG_F4_OUTPUT_COLUMN(T, q0[t * ts], q1[t * ts], q2[t * ts], q3[t * ts],   \
+                                             q4[t * ts], q5[t * ts], a0, a1, a2, a3, t);          \
+                }                                                                                 \
             }                                                                                     \
             const long columns = CWG_MIN(4 * cn, columnCount - 4 * c0);                           \
             for (long r = 0; r < rowCount; r++) {                                                 \

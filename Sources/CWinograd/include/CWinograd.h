@@ -38,6 +38,15 @@ void cwg_f4_output_f32(const float *m, long pointStride, long tileStride, long n
 void cwg_f4_output_f64(const double *m, long pointStride, long tileStride, long n, double *rows,
                        long outputWidth, long rowCount, long columnCount);
 
+/// Weight transforms U = G g Gt (the G of each variant is written out in WinogradF2Convolution.swift and
+/// WinogradF4Convolution.swift) of `pairs` consecutive 3x3 kernels g (w: pair j's nine taps at w[9j ..< 9j + 9],
+/// row-major), computed in float64 and rounded once: point k of pair j at u[k * planeStride + j] (16 or 36
+/// points). The same expressions in the same order as the Swift code, so the results are identical.
+void cwg_f2_weights_f32(const float *w, long pairs, float *u, long planeStride);
+void cwg_f2_weights_f64(const float *w, long pairs, double *u, long planeStride);
+void cwg_f4_weights_f32(const float *w, long pairs, float *u, long planeStride);
+void cwg_f4_weights_f64(const float *w, long pairs, double *u, long planeStride);
+
 /// Whether the AVX2 build of the loops is in use (x86-64 CPUs with AVX2 and FMA), unless
 /// `cwg_force_baseline(1)` was called.
 int cwg_uses_avx2(void);

@@ -27,25 +27,12 @@ enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     }
 
     /// U[k] = G g Gt for every (o, c), k = 4i + j, written to u[(k * O + o) * C + c]; split across cores
-    /// (`WinogradWeights.transformInBlocks`).
+    /// (`WinogradWeights.transformInBlocks`), in C (`WinogradTransforms.weights`).
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
     static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>) {
-        WinogradWeights<Scalar>.transformInBlocks(w, pairs: o * c, points: 16, block: 256, workPerPair: 64, into: u) { g, t, block, j in
-            // Row i of G g (4 x 3), then U row i = that row times Gt.
-            @inline(__always) func store(_ i: Int, _ r0: Double, _ r1: Double, _ r2: Double) {
-                t[(i * 4) * block + j] = Scalar(r0)
-                t[(i * 4 + 1) * block + j] = Scalar(0.5 * (r0 + r1 + r2))
-                t[(i * 4 + 2) * block + j] = Scalar(0.5 * (r0 - r1 + r2))
-                t[(i * 4 + 3) * block + j] = Scalar(r2)
-            }
-            let g00 = Double(g[0]), g01 = Double(g[1]), g02 = Double(g[2])
-            let g10 = Double(g[3]), g11 = Double(g[4]), g12 = Double(g[5])
-            let g20 = Double(g[6]), g21 = Double(g[7]), g22 = Double(g[8])
-            store(0, g00, g01, g02)
-            store(1, 0.5 * (g00 + g10 + g20), 0.5 * (g01 + g11 + g21), 0.5 * (g02 + g12 + g22))
-            store(2, 0.5 * (g00 - g10 + g20), 0.5 * (g01 - g11 + g21), 0.5 * (g02 - g12 + g22))
-            store(3, g20, g21, g22)
+        WinogradWeights<Scalar>.transformInBlocks(w, pairs: o * c, block: 256, workPerPair: 64, into: u) { g, count, u, planeStride in
+            WinogradTransforms.f2.weights(g, pairs: count, into: u, planeStride: planeStride)
         }
     }
 
@@ -54,5 +41,5 @@ enum WinogradF2Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     static var inputWork: Int { 64 }
     static var outputWork: Int { 32 }
 
-    static var rowTransform: WinogradRowTransform { .f2 }
+    static var transforms: WinogradTransforms { .f2 }
 }

@@ -39,32 +39,15 @@ enum WinogradF4Convolution<Scalar: ExecutorScalar>: WinogradVariant {
     static var inputWork: Int { 200 }
     static var outputWork: Int { 120 }
 
-    /// One column (or row) of G g: (g0, g1, g2) -> G (g0, g1, g2)^T, six values.
-    @inline(__always)
-    private static func weightColumn(_ g0: Double, _ g1: Double, _ g2: Double) -> (Double, Double, Double, Double, Double, Double) {
-        (g0 / 4, -(g0 + g1 + g2) / 6, -(g0 - g1 + g2) / 6, g0 / 24 + g1 / 12 + g2 / 6, g0 / 24 - g1 / 12 + g2 / 6, g2)
-    }
-
     /// U[k] = G g Gt for every (o, c), k = 6i + j, written to u[(k * O + o) * C + c]; split across cores
-    /// (`WinogradWeights.transformInBlocks`).
+    /// (`WinogradWeights.transformInBlocks`), in C (`WinogradTransforms.weights`).
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)
     static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>) {
-        WinogradWeights<Scalar>.transformInBlocks(w, pairs: o * c, points: 36, block: 128, workPerPair: 160, into: u) { g, t, block, j in
-            // Columns of G g (g is row-major 3x3: g[3r + s]).
-            let c0 = weightColumn(Double(g[0]), Double(g[3]), Double(g[6]))
-            let c1 = weightColumn(Double(g[1]), Double(g[4]), Double(g[7]))
-            let c2 = weightColumn(Double(g[2]), Double(g[5]), Double(g[8]))
-            @inline(__always) func row(_ i: Int, _ a: Double, _ b: Double, _ cc: Double) {
-                let r = weightColumn(a, b, cc)
-                let dst = t + (i * 6) * block + j
-                dst[0] = Scalar(r.0); dst[block] = Scalar(r.1); dst[2 * block] = Scalar(r.2)
-                dst[3 * block] = Scalar(r.3); dst[4 * block] = Scalar(r.4); dst[5 * block] = Scalar(r.5)
-            }
-            row(0, c0.0, c1.0, c2.0); row(1, c0.1, c1.1, c2.1); row(2, c0.2, c1.2, c2.2)
-            row(3, c0.3, c1.3, c2.3); row(4, c0.4, c1.4, c2.4); row(5, c0.5, c1.5, c2.5)
+        WinogradWeights<Scalar>.transformInBlocks(w, pairs: o * c, block: 256, workPerPair: 160, into: u) { g, count, u, planeStride in
+            WinogradTransforms.f4.weights(g, pairs: count, into: u, planeStride: planeStride)
         }
     }
 
-    static var rowTransform: WinogradRowTransform { .f4 }
+    static var transforms: WinogradTransforms { .f4 }
 }

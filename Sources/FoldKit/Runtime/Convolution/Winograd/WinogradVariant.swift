@@ -17,8 +17,8 @@ protocol WinogradVariant {
 
     /// Writes U = G g Gt for O x C x 3 x 3 weights w into u (`WinogradWeights`' layout).
     static func transform(_ w: UnsafeBufferPointer<Float>, outputChannels o: Int, inputChannels c: Int, into u: UnsafeMutablePointer<Scalar>)
-    /// The C row transforms of this variant (`WinogradRowTransform`).
-    static var rowTransform: WinogradRowTransform { get }
+    /// The C row transforms of this variant (`WinogradTransforms`).
+    static var transforms: WinogradTransforms { get }
 }
 
 extension WinogradVariant {
@@ -45,7 +45,7 @@ extension WinogradVariant {
     }
 
     /// V of input channel c for `tiles`: tile t at v[k * pointStride + t - tiles.lowerBound], one row of
-    /// tiles at a time (`WinogradRowTransform`).
+    /// tiles at a time (`WinogradTransforms`).
     @inline(__always)
     static func transformInput(
         _ g: ConvolutionGeometry, channel c: Int, tiles: Range<Int>, input: UnsafePointer<Scalar>, into v: UnsafeMutablePointer<Scalar>,
@@ -54,14 +54,14 @@ extension WinogradVariant {
         let across = tilesAcross(g)
         let plane = input + c * g.input.planeSize
         WinogradSchedule.rowSegments(tiles, across: across) { ty, start, end in
-            rowTransform.input(
+            transforms.input(
                 plane: plane, geometry: g, tileRow: ty, firstTile: start, count: end - start,
                 into: v + ty * across + start - tiles.lowerBound, pointStride: pointStride)
         }
     }
 
     /// Output channel o's pixels of `tiles` from M (tile t at m[k * pointStride + (t - tiles.lowerBound) * tileStride]),
-    /// one row of tiles at a time (`WinogradRowTransform`), then the epilogue on each finished row piece
+    /// one row of tiles at a time (`WinogradTransforms`), then the epilogue on each finished row piece
     /// while it is in cache.
     @inline(__always)
     static func transformOutput(
@@ -76,7 +76,7 @@ extension WinogradVariant {
             let rowCount = Swift.min(side, height - y0)
             let first = start * side, columnCount = Swift.min(end * side, width) - first
             let rows = plane + y0 * width + first
-            rowTransform.output(
+            transforms.output(
                 m: m + (ty * across + start - tiles.lowerBound) * tileStride, pointStride: pointStride, tileStride: tileStride,
                 count: end - start, rows: rows,
                 outputWidth: width, rowCount: rowCount, columnCount: columnCount)

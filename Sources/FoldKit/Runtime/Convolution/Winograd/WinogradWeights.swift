@@ -103,33 +103,20 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
         }
     }
 
-    /// Writes U for all `pairs` (o, c) pairs of O x C x 3 x 3 weights `w` into u[(k * pairs) + pair],
-    /// k < `points`, split across cores. `transformPair(g, tile, block, j)` computes the pair whose nine
-    /// weights start at g and writes its value for point k to tile[k * block + j].
-    ///
-    /// The planes are O * C apart, usually a power of two: writing one value to each plane in turn put
-    /// `points` store streams in the same cache sets (13x13 layers took twice as long; Docs/Performance.md). So
-    /// `block` pairs at a time are transformed into a small local tile and each plane's run is then
-    /// copied out contiguously.
+    /// Writes U for all `pairs` (o, c) pairs of O x C x 3 x 3 weights `w` into u[(k * pairs) + pair], split
+    /// across cores in runs of whole blocks of `block` pairs: `transformRun(weights, count, u, planeStride)`
+    /// transforms `count` consecutive pairs whose taps start at `weights`, writing point k of the run's pair j
+    /// to u[k * planeStride + j] (`WinogradTransforms.weights`).
     @inline(__always)
     static func transformInBlocks(
-        _ w: UnsafeBufferPointer<Float>, pairs: Int, points: Int, block: Int, workPerPair: Int, into u: UnsafeMutablePointer<Scalar>,
-        _ transformPair: (UnsafePointer<Float>, UnsafeMutablePointer<Scalar>, Int, Int) -> Void
+        _ w: UnsafeBufferPointer<Float>, pairs: Int, block: Int, workPerPair: Int, into u: UnsafeMutablePointer<Scalar>,
+        _ transformRun: (UnsafePointer<Float>, Int, UnsafeMutablePointer<Scalar>, Int) -> Void
     ) {
         guard let base = w.baseAddress, w.count >= 9 * pairs else { return }
         let blocks = (pairs + block - 1) / block
         Parallel.forRanges(blocks, totalWork: pairs * workPerPair) { range in
-            withUnsafeTemporaryAllocation(of: Scalar.self, capacity: points * block) { tile in
-                guard let t = tile.baseAddress else { return }
-                for blockIndex in range {
-                    let first = blockIndex * block
-                    let count = min(block, pairs - first)
-                    for j in 0..<count { transformPair(base + (first + j) * 9, t, block, j) }
-                    for k in 0..<points {
-                        (u + k * pairs + first).update(from: t + k * block, count: count)
-                    }
-                }
-            }
+            let first = range.lowerBound * block, end = min(pairs, range.upperBound * block)
+            transformRun(base + first * 9, end - first, u + first, pairs)
         }
     }
 }

@@ -2,11 +2,12 @@
 import FoldKitCore
 import XCTest
 
-/// The C row transforms (`WinogradRowTransform`) against a tile-by-tile evaluation of the same formulas in
-/// Swift, to the bit: both builds (AVX2 where the CPU has it, and the baseline), Float and Double, F(2x2) and
+/// The C transforms (`WinogradTransforms`) against a kernel-by-kernel and tile-by-tile evaluation of the same
+/// formulas in Swift, to the bit. Weights: runs of 1 to 300 kernels (across the C code's 64-kernel chunks),
+/// Float and Double. Rows: both builds (AVX2 where the CPU has it, and the baseline), Float and Double, F(2x2) and
 /// F(4x4), planes of odd and even sizes with symmetric, asymmetric and no padding, runs of tiles that start
 /// and end inside a tile row and rows longer than the C code's 64-tile chunks.
-final class WinogradRowTransformTests: XCTestCase {
+final class WinogradTransformsTests: XCTestCase {
     struct Shape {
         let height: Int, width: Int, padTop: Int, padLeft: Int, padBottom: Int, padRight: Int
         var outputHeight: Int { height + padTop + padBottom - 2 }
@@ -48,7 +49,7 @@ final class WinogradRowTransformTests: XCTestCase {
 
     // MARK: tile-by-tile reference (the formulas of WinogradF2Convolution / WinogradF4Convolution)
 
-    func referenceInput<S: ExecutorScalar>(_ kind: WinogradRowTransform, plane: [S], _ g: ConvolutionGeometry, ty: Int, tx: Int) -> [S] {
+    func referenceInput<S: ExecutorScalar>(_ kind: WinogradTransforms, plane: [S], _ g: ConvolutionGeometry, ty: Int, tx: Int) -> [S] {
         let side = kind == .f2 ? 2 : 4, p = side + 2
         var d = [S](repeating: 0, count: p * p)
         for i in 0..<p {
@@ -81,7 +82,7 @@ final class WinogradRowTransformTests: XCTestCase {
         return v
     }
 
-    func referenceOutput<S: ExecutorScalar>(_ kind: WinogradRowTransform, m: [S]) -> [S] {
+    func referenceOutput<S: ExecutorScalar>(_ kind: WinogradTransforms, m: [S]) -> [S] {
         if kind == .f2 {
             var a = [S](repeating: 0, count: 4), b = [S](repeating: 0, count: 4)
             for j in 0..<4 {
@@ -106,7 +107,7 @@ final class WinogradRowTransformTests: XCTestCase {
     /// The same value to the bit, sign of zero included (NaN marks what must stay unwritten).
     func same<S: ExecutorScalar>(_ a: S, _ b: S) -> Bool { (a.isNaN && b.isNaN) || (a == b && a.sign == b.sign) }
 
-    func checkInput<S: ExecutorScalar>(_: S.Type, _ kind: WinogradRowTransform, file: StaticString = #filePath, line: UInt = #line) {
+    func checkInput<S: ExecutorScalar>(_: S.Type, _ kind: WinogradTransforms, file: StaticString = #filePath, line: UInt = #line) {
         let side = kind == .f2 ? 2 : 4, points = (side + 2) * (side + 2)
         for (index, shape) in shapes.enumerated() {
             let g = geometry(shape)
@@ -142,7 +143,7 @@ final class WinogradRowTransformTests: XCTestCase {
         }
     }
 
-    func checkOutput<S: ExecutorScalar>(_: S.Type, _ kind: WinogradRowTransform, file: StaticString = #filePath, line: UInt = #line) {
+    func checkOutput<S: ExecutorScalar>(_: S.Type, _ kind: WinogradTransforms, file: StaticString = #filePath, line: UInt = #line) {
         let side = kind == .f2 ? 2 : 4, points = (side + 2) * (side + 2)
         for (index, shape) in shapes.enumerated() {
             let g = geometry(shape)
@@ -180,8 +181,53 @@ final class WinogradRowTransformTests: XCTestCase {
         }
     }
 
+    /// U = G g Gt of one 3x3 kernel g (row-major), in Double, point k = side * i + j.
+    func referenceWeights(_ kind: WinogradTransforms, _ g: [Float]) -> [Double] {
+        let d = g.map(Double.init)
+        if kind == .f2 {
+            func row(_ r0: Double, _ r1: Double, _ r2: Double) -> [Double] { [r0, 0.5 * (r0 + r1 + r2), 0.5 * (r0 - r1 + r2), r2] }
+            let half1 = [0.5 * (d[0] + d[3] + d[6]), 0.5 * (d[1] + d[4] + d[7]), 0.5 * (d[2] + d[5] + d[8])]
+            let half2 = [0.5 * (d[0] - d[3] + d[6]), 0.5 * (d[1] - d[4] + d[7]), 0.5 * (d[2] - d[5] + d[8])]
+            return row(d[0], d[1], d[2]) + row(half1[0], half1[1], half1[2]) + row(half2[0], half2[1], half2[2]) + row(d[6], d[7], d[8])
+        }
+        func column(_ a: Double, _ b: Double, _ c: Double) -> [Double] {
+            let p0: Double = a / 4, p1: Double = -(a + b + c) / 6, p2: Double = -(a - b + c) / 6
+            let p3: Double = a / 24 + b / 12 + c / 6, p4: Double = a / 24 - b / 12 + c / 6
+            return [p0, p1, p2, p3, p4, c]
+        }
+        let c0 = column(d[0], d[3], d[6]), c1 = column(d[1], d[4], d[7]), c2 = column(d[2], d[5], d[8])
+        return (0..<6).flatMap { i in column(c0[i], c1[i], c2[i]) }
+    }
+
+    func checkWeights<S: ExecutorScalar>(_: S.Type, _ kind: WinogradTransforms, file: StaticString = #filePath, line: UInt = #line) {
+        let points = kind == .f2 ? 16 : 36
+        for pairs in [1, 63, 64, 65, 300] {
+            let w: [Float] = values(9 * pairs, seed: UInt64(pairs))
+            let planeStride = pairs + 5
+            var u = [S](repeating: .nan, count: points * planeStride)
+            w.withUnsafeBufferPointer { wp in
+                u.withUnsafeMutableBufferPointer { kind.weights(wp.baseAddress!, pairs: pairs, into: $0.baseAddress!, planeStride: planeStride) }
+            }
+            for p in 0..<pairs {
+                let expected = referenceWeights(kind, Array(w[(9 * p)..<(9 * p + 9)])).map { S($0) }
+                for k in 0..<points where !same(u[k * planeStride + p], expected[k]) {
+                    XCTFail("\(kind) \(S.self) weights, \(pairs) pairs, pair \(p), point \(k): \(u[k * planeStride + p]) != \(expected[k])",
+                            file: file, line: line)
+                    return
+                }
+            }
+            for k in 0..<points {
+                for p in pairs..<planeStride where !u[k * planeStride + p].isNaN {
+                    XCTFail("\(kind) \(S.self) weights wrote past the run", file: file, line: line)
+                    return
+                }
+            }
+        }
+    }
+
     func checkAll() {
-        for kind in [WinogradRowTransform.f2, .f4] {
+        for kind in [WinogradTransforms.f2, .f4] {
+            checkWeights(Float.self, kind); checkWeights(Double.self, kind)
             checkInput(Float.self, kind); checkInput(Double.self, kind)
             checkOutput(Float.self, kind); checkOutput(Double.self, kind)
         }
@@ -192,6 +238,6 @@ final class WinogradRowTransformTests: XCTestCase {
     }
 
     func testBaselineBuildMatchesTileByTileFormulas() {
-        WinogradRowTransform.withBaselineBuild { checkAll() }
+        WinogradTransforms.withBaselineBuild { checkAll() }
     }
 }

@@ -1,9 +1,13 @@
 import CWinograd
 
-/// The input and output transforms of one row of Winograd tiles of one channel, in C (the `CWinograd`
-/// target): loops across the tiles that compile to vector code, with an AVX2 build chosen at run time.
-/// They compute the expressions of `WinogradF2Convolution` / `WinogradF4Convolution` in the same order
-/// as a tile-by-tile evaluation, so the results are the same to the bit.
+/// The transforms of a Winograd variant, in C (the `CWinograd` target): the weight transform over runs of
+/// kernels, and the input and output transforms of one row of tiles of one channel - loops across kernels
+/// or tiles that compile to vector code, with an AVX2 build chosen at run time. They compute the
+/// expressions written out in `WinogradF2Convolution` / `WinogradF4Convolution` in the same order as a
+/// kernel-by-kernel or tile-by-tile evaluation, so the results are the same to the bit.
+///
+/// Weights: U = G g Gt of `pairs` consecutive 3x3 kernels (OIHW: pair o * C + c at w[9 * pair]) computed in
+/// float64 and rounded once, point k of pair p at u[k * planeStride + p].
 ///
 /// Layout (side s = 2 or 4, n tiles tx0 ..< tx0 + n of tile row ty):
 /// - input: one channel's plane (H x W, row-major); tile tx reads rows s*ty - pt ..< s*ty - pt + s + 2 and
@@ -11,11 +15,29 @@ import CWinograd
 /// - V: point k of tile tx0 + t at v[k * pointStride + t]; M: at m[k * pointStride + t * tileStride] (1, or the
 ///   output channel count when the products were computed transposed: `WinogradWeights.multiply`);
 /// - output: pixels (s*ty + r, s*tx0 + x) for r < rowCount, x < columnCount, rows `outputWidth` apart.
-enum WinogradRowTransform {
+enum WinogradTransforms {
     /// F(2x2, 3x3): 4x4 patches, 2x2 output tiles.
     case f2
     /// F(4x4, 3x3): 6x6 patches, 4x4 output tiles.
     case f4
+
+    /// U of `pairs` kernels from w (see the type's layout).
+    @inline(__always)
+    func weights<Scalar: ExecutorScalar>(_ w: UnsafePointer<Float>, pairs: Int, into u: UnsafeMutablePointer<Scalar>, planeStride: Int) {
+        if Scalar.self == Float.self {
+            let d = UnsafeMutableRawPointer(u).assumingMemoryBound(to: Float.self)
+            switch self {
+            case .f2: cwg_f2_weights_f32(w, pairs, d, planeStride)
+            case .f4: cwg_f4_weights_f32(w, pairs, d, planeStride)
+            }
+        } else {
+            let d = UnsafeMutableRawPointer(u).assumingMemoryBound(to: Double.self)
+            switch self {
+            case .f2: cwg_f2_weights_f64(w, pairs, d, planeStride)
+            case .f4: cwg_f4_weights_f64(w, pairs, d, planeStride)
+            }
+        }
+    }
 
     /// V of tiles tx0 ..< tx0 + count of tile row `tileRow`, from channel plane `plane` of `g`'s input.
     @inline(__always)

@@ -3,18 +3,23 @@ import FoldKitCore
 /// Pass 1 and pass 2 of `LayerDeviation.measure` over one chunk of elements.
 struct ChunkStatistics {
     var maxRef = 0.0, maxDev = 0.0, worst = 0
+    /// max |control - reference| over the chunk, when `scan` was given a control run (else 0).
+    var maxControlDev = 0.0
     var histogram = RadixHistogram()
 
     /// Histogram, max|reference|, the first largest deviation, and the sum of each `LayerDeviation.sumBlock`
-    /// block (in index order) into `blockSums[i / sumBlock]`; `elements` starts on a block boundary.
+    /// block (in index order) into `blockSums[i / sumBlock]`; `elements` starts on a block boundary. With
+    /// `control`, also the control run's largest deviation (`ControlDeviation`) in the same pass over the
+    /// reference.
     @_specialize(where R == Double, C == Float)
     @_specialize(where R == Float, C == Float)
     @_specialize(where R == Double, C == Double)
     static func scan<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
-        _ ref: UnsafeBufferPointer<R>, _ cand: UnsafeBufferPointer<C>, elements: Range<Int>, blockSums: UnsafeMutableBufferPointer<Double>
+        _ ref: UnsafeBufferPointer<R>, _ cand: UnsafeBufferPointer<C>, control: UnsafeBufferPointer<C>? = nil, elements: Range<Int>,
+        blockSums: UnsafeMutableBufferPointer<Double>
     ) -> ChunkStatistics {
         var s = ChunkStatistics()
-        var maxRef = 0.0, maxDev = 0.0, worst = elements.lowerBound
+        var maxRef = 0.0, maxDev = 0.0, worst = elements.lowerBound, maxControlDev = 0.0
         let block = LayerDeviation.sumBlock
         s.histogram.withCounts { counts in
             var start = elements.lowerBound
@@ -28,6 +33,7 @@ struct ChunkStatistics {
                     sum += d
                     if d > maxDev { maxDev = d; worst = i }
                     counts[RadixHistogram.bucket(d)] &+= 1
+                    if let control { maxControlDev = max(maxControlDev, elementDeviation(r, Double(control[i]))) }
                 }
                 blockSums[start / block] = sum
                 start = end
@@ -36,6 +42,7 @@ struct ChunkStatistics {
         s.maxRef = maxRef
         s.maxDev = maxDev
         s.worst = worst
+        s.maxControlDev = maxControlDev
         return s
     }
 

@@ -47,13 +47,34 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
         layer: Layer, reference: [R], candidate: [C]
     ) -> LayerDeviation {
+        measure(layer: layer, reference: reference, candidate: candidate, control: nil).deviation
+    }
+
+    /// `measure(layer:reference:candidate:)` and `ControlDeviation.measure(reference:control:maxAbsReference:)`
+    /// in one pass over the reference: the same numbers as the two calls when the three outputs have the same
+    /// length (a candidate or control of another length counts as an infinite deviation either way).
+    @_specialize(where R == Double, C == Float)
+    @_specialize(where R == Double, C == Double)
+    public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+        layer: Layer, reference: [R], candidate: [C], control: [C]
+    ) -> (deviation: LayerDeviation, control: ControlDeviation) {
+        let (deviation, controlDeviation) = measure(layer: layer, reference: reference, candidate: candidate, control: Optional(control))
+        return (deviation, controlDeviation ?? ControlDeviation(maxAbsDeviation: .infinity, relativeDeviation: .infinity))
+    }
+
+    private static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+        layer: Layer, reference: [R], candidate: [C], control: [C]?
+    ) -> (deviation: LayerDeviation, control: ControlDeviation?) {
         let shape = layer.outputShape
-        let n = min(reference.count, candidate.count)
-        var maxRef = 0.0, maxDev = 0.0, sumDev = 0.0, worst = 0
+        // With a control run, n covers all three (a shorter one shows as an infinite deviation below).
+        let n = min(reference.count, candidate.count, control?.count ?? .max)
+        var maxRef = 0.0, maxDev = 0.0, sumDev = 0.0, worst = 0, maxControlDev = 0.0
         let medianRank = Quantile.rank(0.5, count: n), p99Rank = Quantile.rank(0.99, count: n)
         var median = 0.0, p99 = 0.0
         reference.withUnsafeBufferPointer { ref in
-            candidate.withUnsafeBufferPointer { cand in
+          candidate.withUnsafeBufferPointer { cand in
+            (control ?? []).withUnsafeBufferPointer { ctl in
+                let ctl: UnsafeBufferPointer<C>? = control == nil ? nil : ctl
                 guard n > 0 else { return }
                 let blocks = (n + sumBlock - 1) / sumBlock
                 let chunks = n >= Parallel.minimumParallelWork ? min(Parallel.workerCount, blocks) : 1
@@ -67,13 +88,14 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
                     blockSums.withUnsafeMutableBufferPointer { blockSums in
                         let results = partials, sums = blockSums
                         Parallel.forEach(chunks, totalWork: n) { chunk in
-                            results[chunk] = ChunkStatistics.scan(ref, cand, elements: elements(ofChunk: chunk), blockSums: sums)
+                            results[chunk] = ChunkStatistics.scan(ref, cand, control: ctl, elements: elements(ofChunk: chunk), blockSums: sums)
                         }
                     }
                 }
                 var histogram = partials[0].histogram
                 for p in partials {
                     maxRef = max(maxRef, p.maxRef)
+                    maxControlDev = max(maxControlDev, p.maxControlDev)
                     if p.maxDev > maxDev { maxDev = p.maxDev; worst = p.worst }
                 }
                 if maxDev == 0 { worst = 0 }
@@ -94,14 +116,23 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
                 median = Quantile.select(&medianValues, rank: medianRank - medianBucket.below)
                 p99 = Quantile.select(&p99Values, rank: p99Rank - p99Bucket.below)
             }
+          }
         }
         if reference.count != candidate.count { maxDev = .infinity }
+        var controlDeviation: ControlDeviation?
+        if let control {
+            if reference.count != control.count { maxControlDev = .infinity }
+            controlDeviation = ControlDeviation(
+                maxAbsDeviation: maxControlDev,
+                relativeDeviation: maxRef > 0 ? maxControlDev / maxRef : (maxControlDev == 0 ? 0 : .infinity))
+        }
         let plane = max(shape.height * shape.width, 1)
-        return LayerDeviation(
+        let deviation = LayerDeviation(
             maxAbsReference: maxRef, maxAbsDeviation: maxDev,
             relativeDeviation: maxRef > 0 ? maxDev / maxRef : (maxDev == 0 ? 0 : .infinity),
             meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: median, p99AbsDeviation: p99,
             at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)))
+        return (deviation, controlDeviation)
     }
 
     /// Elements per partial sum of the mean (see `measure`).

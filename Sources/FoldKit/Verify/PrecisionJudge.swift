@@ -27,8 +27,7 @@ struct PrecisionJudge {
     /// Judges layer `index` (called in layer order).
     mutating func judge<C: BinaryFloatingPoint>(index: Int, reference: [Double], control: [C], candidate: [C]) -> LayerVerdict {
         let layer = network.layers[index]
-        let deviation = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate)
-        let controlDeviation = ControlDeviation.measure(reference: reference, control: control, maxAbsReference: deviation.maxAbsReference)
+        let (deviation, controlDeviation) = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate, control: control)
         let floor = ToleranceBudget.floorCoefficient(layer, network: network, precision: precision) * deviation.maxAbsReference
         let fromControl = controlDeviation.maxAbsDeviation.isFinite ? ToleranceBudget.controlFactor(precision) * controlDeviation.maxAbsDeviation : 0
         var carried: Double?

@@ -82,4 +82,25 @@ final class LayerDeviationTests: XCTestCase {
         }
         XCTAssertEqual(d.meanAbsDeviation, blockwise / Double(n))
     }
+
+    /// The fused measurement (candidate and control in one pass) gives what the two separate ones give: a large
+    /// layer split across the cores with the control's largest deviation in the last chunk, and a small one
+    /// with NaN and infinity in the control.
+    func testControlMeasuredInTheSamePassMatchesSeparateMeasurement() throws {
+        var rng = SplitMix64(seed: 33)
+        let n = 300_001
+        let reference = (0..<n).map { _ in rng.nextUnit() * 8 - 4 }
+        let candidate = reference.map { Float($0 + (rng.nextUnit() - 0.5) * 1e-4) }
+        var control = reference.map { Float($0 + (rng.nextUnit() - 0.5) * 1e-5) }
+        control[299_999] = Float(reference[299_999] + 0.25)
+        for (ref, cand, ctl) in [(reference, candidate, control), ([1.0, -2, 3], [Float(1), -2, 3], [Float(1), .nan, 3]),
+                                 ([1.0, -2, 3], [Float(1.5), -2, 3], [Float(1), -2, .infinity])] {
+            let fused = LayerDeviation.measure(layer: try layer(ref.count), reference: ref, candidate: cand, control: ctl)
+            let alone = LayerDeviation.measure(layer: try layer(ref.count), reference: ref, candidate: cand)
+            XCTAssertEqual(fused.deviation, alone)
+            XCTAssertEqual(fused.control, ControlDeviation.measure(reference: ref, control: ctl, maxAbsReference: alone.maxAbsReference))
+        }
+        let big = LayerDeviation.measure(layer: try layer(n), reference: reference, candidate: candidate, control: control)
+        XCTAssertEqual(big.control.maxAbsDeviation, Double(control[299_999]) - reference[299_999])
+    }
 }

@@ -80,24 +80,46 @@ final class PoolingKernelTests: XCTestCase {
         XCTAssertEqual(out[5], (2 + 3 + 5 + 6 + 8 + 9) / 6.0)
     }
 
-    func testLargeStride1MaxPoolMatchesNaive() throws {
-        // SPP-style 5x5 stride 1, padding 2 on each side, over 2 x 6 x 7
-        let input = S.seeded(2 * 6 * 7, seed: 5)
-        let pool = Pooling(kind: .max, kernelHeight: 5, kernelWidth: 5, strideY: 1, strideX: 1, padding: .uniform(2))
-        let out = try S.runDouble(try S.single(.pooling(pool), input: ActivationShape(channels: 2, height: 6, width: 7)), input: input)
-        var expected: [Double] = []
-        for c in 0..<2 {
-            for y in 0..<6 {
-                for x in 0..<7 {
-                    var best = -Double.infinity
-                    for yy in (y - 2)...(y + 2) where yy >= 0 && yy < 6 {
-                        for xx in (x - 2)...(x + 2) where xx >= 0 && xx < 7 { best = max(best, Double(input[(c * 6 + yy) * 7 + xx])) }
+    // Stride-1 max pools run separably (rows, then columns): Darknet's size=2 stride=1, SPP-style 5x5 / 9x9 /
+    // 13x13 with centred padding, a non-square window with asymmetric padding, and a window wider than the
+    // input; against the window maximum computed here, to the bit (NaN, infinities and signed zeros in the input).
+    func testStride1MaxPoolsMatchNaive() throws {
+        let cases: [(kh: Int, kw: Int, padding: Padding2D, height: Int, width: Int)] = [
+            (2, 2, Padding2D(top: 0, left: 0, bottom: 1, right: 1), 13, 13),
+            (5, 5, .uniform(2), 6, 7), (9, 9, .uniform(4), 19, 19), (13, 13, .uniform(6), 19, 17),
+            (3, 2, Padding2D(top: 2, left: 0, bottom: 0, right: 1), 5, 8), (7, 7, .uniform(3), 2, 3),
+        ]
+        for (kh, kw, padding, height, width) in cases {
+            let shape = ActivationShape(channels: 2, height: height, width: width)
+            var input = S.seeded(shape.count, seed: UInt64(kh * 31 + width))
+            input[3] = .nan
+            input[shape.count - 2] = .infinity
+            input[width + 1] = -.infinity
+            input[2 * width] = -0.0
+            input[2 * width + 1] = 0.0
+            let pool = Pooling(kind: .max, kernelHeight: kh, kernelWidth: kw, strideY: 1, strideX: 1, padding: padding)
+            let network = try S.single(.pooling(pool), input: shape)
+            let outH = height + padding.top + padding.bottom - kh + 1, outW = width + padding.left + padding.right - kw + 1
+            XCTAssertEqual(network.layers[0].outputShape, ActivationShape(channels: 2, height: outH, width: outW))
+            var expected: [Double] = []
+            for c in 0..<2 {
+                for y in 0..<outH {
+                    for x in 0..<outW {
+                        var best = -Double.infinity
+                        for yy in (y - padding.top)..<(y - padding.top + kh) where yy >= 0 && yy < height {
+                            for xx in (x - padding.left)..<(x - padding.left + kw) where xx >= 0 && xx < width {
+                                let v = Double(input[(c * height + yy) * width + xx])
+                                if v > best { best = v }
+                            }
+                        }
+                        expected.append(best)
                     }
-                    expected.append(best)
                 }
             }
+            let what = "\(kh)x\(kw) over \(height)x\(width)"
+            XCTAssertEqual(try S.runDouble(network, input: input).map { $0.bitPattern }, expected.map { $0.bitPattern }, what)
+            XCTAssertEqual(try S.runFloat(network, input: input).map { Double($0).bitPattern }, expected.map { $0.bitPattern }, what)
         }
-        XCTAssertEqual(out, expected)
     }
 
     func testGlobalPooling() throws {

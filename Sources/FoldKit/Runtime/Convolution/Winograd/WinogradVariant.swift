@@ -1,7 +1,9 @@
 /// What Winograd F(2x2, 3x3) (`WinogradF2Convolution`) and F(4x4, 3x3) (`WinogradF4Convolution`) share: a
-/// variant (a type without instances) gives its tile size, point count, weight transform and its two tile
-/// transforms; a layer's state and the pass around the transforms - U from `WinogradWeights`, the tiles
-/// spread over the cores by `WinogradSchedule`, the per-point products - are written once, in `WinogradLayer`.
+/// variant (a type without instances) gives its tile size, point count, weight transform and which C
+/// transforms (`WinogradTransforms`) it uses; the input and output transforms over rows of tiles are
+/// written once, in this protocol's extension, and a layer's state and the pass around the transforms - U
+/// from `WinogradWeights`, the tiles spread over the cores by `WinogradSchedule`, the per-point products -
+/// once, in `WinogradLayer`.
 ///
 /// Tiles are `outputTileSide` x `outputTileSide` output pixels, T = ceil(OH / side) * ceil(OW / side), tile
 /// t = ty * across + tx; V, M and U hold `points` planes (see `WinogradWeights`).

@@ -73,33 +73,25 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
         transposed: Bool = false
     ) {
         let o = outputChannels, c = inputChannels
-        if transposed {
-            Parallel.forRanges(points, totalWork: points * o * c * n) { range in
-                for k in range {
-                    Scalar.gemm(
-                        transposeA: true, transposeB: true, m: n, n: o, k: c, alpha: 1,
-                        a: v + k * c * n, lda: n, b: u + k * o * c, ldb: c,
-                        beta: 0, c: m + k * o * n, ldc: o, splitAcrossCores: false)
-                }
+        @inline(__always) func product(_ k: Int, splitAcrossCores: Bool) {
+            if transposed {
+                Scalar.gemm(
+                    transposeA: true, transposeB: true, m: n, n: o, k: c, alpha: 1,
+                    a: v + k * c * n, lda: n, b: u + k * o * c, ldb: c,
+                    beta: 0, c: m + k * o * n, ldc: o, splitAcrossCores: false)
+            } else {
+                Scalar.gemm(
+                    transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,
+                    a: u + k * o * c, lda: c, b: v + k * c * n, ldb: n,
+                    beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: splitAcrossCores)
             }
-            return
         }
-        if splitAcrossCores && BLASWorkerThreads.splitsProducts {
+        if transposed || (splitAcrossCores && BLASWorkerThreads.splitsProducts) {
             Parallel.forRanges(points, totalWork: points * o * c * n) { range in
-                for k in range {
-                    Scalar.gemm(
-                        transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,
-                        a: u + k * o * c, lda: c, b: v + k * c * n, ldb: n,
-                        beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: false)
-                }
+                for k in range { product(k, splitAcrossCores: false) }
             }
-            return
-        }
-        for k in 0..<points {
-            Scalar.gemm(
-                transposeA: false, transposeB: false, m: o, n: n, k: c, alpha: 1,
-                a: u + k * o * c, lda: c, b: v + k * c * n, ldb: n,
-                beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: splitAcrossCores)
+        } else {
+            for k in 0..<points { product(k, splitAcrossCores: splitAcrossCores) }
         }
     }
 

@@ -4,28 +4,24 @@
 // Each transform is split into a vertical pass (rows of the patch combined element by element, across
 // the whole row of tiles: contiguous in memory) and a horizontal pass (columns combined, after the
 // vertical result is split into its s phases, column s*t + q for q = 0 ..< s, so that tile t's patch
-// columns are phase arrays at t and t + 1: contiguous again). The expressions and their order are those
-// of the tile-by-tile Swift code in WinogradF2Convolution.swift and WinogradF4Convolution.swift.
+// columns are phase arrays at t and t + 1: contiguous again). The matrices are written out in
+// WinogradF2Convolution.swift and WinogradF4Convolution.swift; the order of the operations here is the one
+// the tile-by-tile reference in WinogradTransformsTests.swift follows, to the bit.
 //
 // The output transforms read M with a tile stride (1, or the channel count for transposed products); the
 // stride-1 loops are written out separately so that the compiler vectorises them without a runtime check.
 //
-// The bodies are written once as macros and compiled for x86-64's baseline and, in functions carrying
-// __attribute__((target("avx2,fma"))), for AVX2; the AVX2 build is called only when the CPU has it.
-// FMA contraction is switched off so that both builds round every operation the same way.
+// The bodies are written once as macros and compiled twice (Builds.h).
 
-#include "CWinograd.h"
+#include "Builds.h"
 
 #include <stdatomic.h>
 #include <string.h>
-
-#pragma clang fp contract(off)
 
 // Tiles per pass of the inner loops: the patch rows, the vertical results and the phases of one chunk
 // stay in the core's first-level cache.
 #define CWG_CHUNK 64
 
-#define CWG_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 // Patch row r (input row y) of a chunk starting at input column x0, `len` columns, zero outside the
 // plane: a pointer into the plane when the whole span is inside it, else a copy in `buffer`.
@@ -235,11 +231,9 @@
     CWG_F4_OUTPUT(f4_output_f32_##SUFFIX, float, ATTR)                                            \
     CWG_F4_OUTPUT(f4_output_f64_##SUFFIX, double, ATTR)
 
-CWG_ALL(baseline, )
+CWG_BUILDS(CWG_ALL)
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define CWG_HAVE_AVX2_BUILD 1
-CWG_ALL(avx2, __attribute__((target("avx2,fma"))))
+#ifdef CWG_HAVE_AVX2_BUILD
 static int cpu_has_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -263,13 +257,6 @@ int cwg_uses_avx2(void) {
 }
 
 void cwg_force_baseline(int force) { atomic_store_explicit(&baseline_forced, force != 0, memory_order_relaxed); }
-
-#ifdef CWG_HAVE_AVX2_BUILD
-#define CWG_DISPATCH(NAME, ...) \
-    do { if (cwg_uses_avx2()) NAME##_avx2(__VA_ARGS__); else NAME##_baseline(__VA_ARGS__); } while (0)
-#else
-#define CWG_DISPATCH(NAME, ...) NAME##_baseline(__VA_ARGS__)
-#endif
 
 #define CWG_INPUT_ENTRY(NAME, T)                                                                  \
     void cwg_##NAME(const T *plane, long height, long width, long padTop, long padLeft, long ty, \

@@ -1,16 +1,13 @@
 // Winograd weight transforms U = G g Gt for F(2x2, 3x3) and F(4x4, 3x3), in float64 and rounded once to
 // the pass's precision, over runs of (output, input) channel pairs (see CWinograd.h). Each chunk of pairs
 // is first split into the nine kernel taps (tap i of pair j at g[i][j]), so that the arithmetic runs across
-// pairs in contiguous arrays the compiler vectorises. The expressions and their order are those of the
-// pair-by-pair Swift code in WinogradF2Convolution.swift and WinogradF4Convolution.swift; FMA contraction is
-// off, so every build rounds the same way.
+// pairs in contiguous arrays the compiler vectorises. G is written out in WinogradF2Convolution.swift and
+// WinogradF4Convolution.swift; the order of the operations is the one the kernel-by-kernel reference in
+// WinogradTransformsTests.swift follows, to the bit. Two builds: Builds.h.
 
-#include "CWinograd.h"
-
-#pragma clang fp contract(off)
+#include "Builds.h"
 
 #define CWG_WEIGHT_CHUNK 64
-#define CWG_MIN(a, b) ((a) < (b) ? (a) : (b))
 
 // Tap i of the chunk's pair j at g[i][j], in float64.
 #define CWG_SPLIT_TAPS(w, first, count, g)                                                        \
@@ -105,25 +102,17 @@
     CWG_F4_WEIGHTS(f4_weights_f32_##SUFFIX, float, ATTR)                                          \
     CWG_F4_WEIGHTS(f4_weights_f64_##SUFFIX, double, ATTR)
 
-CWG_ALL_WEIGHTS(baseline, )
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-CWG_ALL_WEIGHTS(avx2, __attribute__((target("avx2,fma"))))
-#define CWG_WEIGHTS_DISPATCH(NAME, ...) \
-    do { if (cwg_uses_avx2()) NAME##_avx2(__VA_ARGS__); else NAME##_baseline(__VA_ARGS__); } while (0)
-#else
-#define CWG_WEIGHTS_DISPATCH(NAME, ...) NAME##_baseline(__VA_ARGS__)
-#endif
+CWG_BUILDS(CWG_ALL_WEIGHTS)
 
 void cwg_f2_weights_f32(const float *w, long pairs, float *u, long planeStride) {
-    CWG_WEIGHTS_DISPATCH(f2_weights_f32, w, pairs, u, planeStride);
+    CWG_DISPATCH(f2_weights_f32, w, pairs, u, planeStride);
 }
 void cwg_f2_weights_f64(const float *w, long pairs, double *u, long planeStride) {
-    CWG_WEIGHTS_DISPATCH(f2_weights_f64, w, pairs, u, planeStride);
+    CWG_DISPATCH(f2_weights_f64, w, pairs, u, planeStride);
 }
 void cwg_f4_weights_f32(const float *w, long pairs, float *u, long planeStride) {
-    CWG_WEIGHTS_DISPATCH(f4_weights_f32, w, pairs, u, planeStride);
+    CWG_DISPATCH(f4_weights_f32, w, pairs, u, planeStride);
 }
 void cwg_f4_weights_f64(const float *w, long pairs, double *u, long planeStride) {
-    CWG_WEIGHTS_DISPATCH(f4_weights_f64, w, pairs, u, planeStride);
+    CWG_DISPATCH(f4_weights_f64, w, pairs, u, planeStride);
 }

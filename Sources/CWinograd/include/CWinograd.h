@@ -41,7 +41,8 @@ void cwg_f4_output_f64(const double *m, long pointStride, long tileStride, long 
 /// Weight transforms U = G g Gt (the G of each variant is written out in WinogradF2Convolution.swift and
 /// WinogradF4Convolution.swift) of `pairs` consecutive 3x3 kernels g (w: pair j's nine taps at w[9j ..< 9j + 9],
 /// row-major), computed in float64 and rounded once: point k of pair j at u[k * planeStride + j] (16 or 36
-/// points). The same expressions in the same order as the Swift code, so the results are identical.
+/// points). The order of the operations is fixed (a kernel-by-kernel evaluation in the same order gives the
+/// same bits; FoldKit's WinogradTransformsTests checks it).
 void cwg_f2_weights_f32(const float *w, long pairs, float *u, long planeStride);
 void cwg_f2_weights_f64(const float *w, long pairs, double *u, long planeStride);
 void cwg_f4_weights_f32(const float *w, long pairs, float *u, long planeStride);

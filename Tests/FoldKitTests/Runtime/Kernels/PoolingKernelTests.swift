@@ -11,6 +11,28 @@ final class PoolingKernelTests: XCTestCase {
     let grid: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
     let shape = ActivationShape(channels: 1, height: 3, width: 3)
 
+    /// The window maximum of every output, taking a value only when it is greater (as the kernel does: NaN
+    /// never, an empty window stays -infinity); windows start at (oy * stride - padTop, ox * stride - padLeft).
+    func naiveMaxPool(_ input: [Float], _ shape: ActivationShape, kh: Int, kw: Int, stride: Int, padTop: Int, padLeft: Int,
+                      outH: Int, outW: Int) -> [Double] {
+        var expected: [Double] = []
+        for c in 0..<shape.channels {
+            for y in 0..<outH {
+                for x in 0..<outW {
+                    var best = -Double.infinity
+                    for yy in (y * stride - padTop)..<(y * stride - padTop + kh) where yy >= 0 && yy < shape.height {
+                        for xx in (x * stride - padLeft)..<(x * stride - padLeft + kw) where xx >= 0 && xx < shape.width {
+                            let v = Double(input[(c * shape.height + yy) * shape.width + xx])
+                            if v > best { best = v }
+                        }
+                    }
+                    expected.append(best)
+                }
+            }
+        }
+        return expected
+    }
+
     func testDarknetStyleMaxPoolSize2Stride1PaddingCountsAsMinusInfinity() throws {
         // Darknet size=2 stride=1: padding = 1 in total, window starts at -padding/2 = 0: bottom/right padded.
         let pool = Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1,
@@ -40,21 +62,7 @@ final class PoolingKernelTests: XCTestCase {
                                padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
             let network = try S.single(.pooling(pool), input: shape)
             XCTAssertEqual(network.layers[0].outputShape, ActivationShape(channels: 3, height: outH, width: outW))
-            var expected: [Double] = []
-            for c in 0..<3 {
-                for y in 0..<outH {
-                    for x in 0..<outW {
-                        var best = -Double.infinity
-                        for yy in (2 * y)..<min(2 * y + 2, height) {
-                            for xx in (2 * x)..<min(2 * x + 2, width) {
-                                let v = Double(input[(c * height + yy) * width + xx])
-                                if v > best { best = v }
-                            }
-                        }
-                        expected.append(best)
-                    }
-                }
-            }
+            let expected = naiveMaxPool(input, shape, kh: 2, kw: 2, stride: 2, padTop: 0, padLeft: 0, outH: outH, outW: outW)
             let double = try S.runDouble(network, input: input)
             let float = try S.runFloat(network, input: input)
             XCTAssertEqual(double.map { $0.bitPattern }, expected.map { $0.bitPattern }, "\(height)x\(width)")
@@ -101,21 +109,7 @@ final class PoolingKernelTests: XCTestCase {
             let network = try S.single(.pooling(pool), input: shape)
             let outH = height + padding.top + padding.bottom - kh + 1, outW = width + padding.left + padding.right - kw + 1
             XCTAssertEqual(network.layers[0].outputShape, ActivationShape(channels: 2, height: outH, width: outW))
-            var expected: [Double] = []
-            for c in 0..<2 {
-                for y in 0..<outH {
-                    for x in 0..<outW {
-                        var best = -Double.infinity
-                        for yy in (y - padding.top)..<(y - padding.top + kh) where yy >= 0 && yy < height {
-                            for xx in (x - padding.left)..<(x - padding.left + kw) where xx >= 0 && xx < width {
-                                let v = Double(input[(c * height + yy) * width + xx])
-                                if v > best { best = v }
-                            }
-                        }
-                        expected.append(best)
-                    }
-                }
-            }
+            let expected = naiveMaxPool(input, shape, kh: kh, kw: kw, stride: 1, padTop: padding.top, padLeft: padding.left, outH: outH, outW: outW)
             let what = "\(kh)x\(kw) over \(height)x\(width)"
             XCTAssertEqual(try S.runDouble(network, input: input).map { $0.bitPattern }, expected.map { $0.bitPattern }, what)
             XCTAssertEqual(try S.runFloat(network, input: input).map { Double($0).bitPattern }, expected.map { $0.bitPattern }, what)

@@ -7,7 +7,6 @@ uses all cores (cv2.setNumThreads(os.cpu_count())); fusion stays on, as in an ap
 
     python3 opencv_forward.py model.cfg model.weights [--size 416] [--runs 5]
 """
-import argparse
 import time
 
 import cv2
@@ -16,12 +15,7 @@ import opencv_net
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('cfg')
-    parser.add_argument('weights')
-    parser.add_argument('--size', type=int, default=416)
-    parser.add_argument('--runs', type=int, default=5)
-    args = parser.parse_args()
+    args = opencv_net.model_arguments(runs=5)
     net, blob, names = opencv_net.load(args.cfg, args.weights, args.size)
     net.setInput(blob)
     net.forward(names)

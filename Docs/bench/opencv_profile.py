@@ -7,7 +7,6 @@ OpenCV fuses batch norm and activations into the convolution, so their time show
 
     python3 opencv_profile.py model.cfg model.weights [--size 416] [--runs 5]
 """
-import argparse
 import re
 
 import cv2
@@ -17,12 +16,7 @@ import opencv_net
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('cfg')
-    parser.add_argument('weights')
-    parser.add_argument('--size', type=int, default=416)
-    parser.add_argument('--runs', type=int, default=5)
-    args = parser.parse_args()
+    args = opencv_net.model_arguments(runs=5)
     net, blob, names = opencv_net.load(args.cfg, args.weights, args.size)
     layer_names = net.getLayerNames()
     best = None

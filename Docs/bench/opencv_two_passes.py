@@ -7,7 +7,6 @@ the whole-process time is the figure.
 
     python3 opencv_two_passes.py model.cfg model.weights [--size 416]
 """
-import argparse
 
 import numpy as np
 
@@ -15,11 +14,7 @@ import opencv_net
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument('cfg')
-    parser.add_argument('weights')
-    parser.add_argument('--size', type=int, default=416)
-    args = parser.parse_args()
+    args = opencv_net.model_arguments()
     net, blob, names = opencv_net.load(args.cfg, args.weights, args.size)
     outputs = []
     for _ in range(2):

@@ -43,6 +43,9 @@ let package = Package(
         // Winograd tile transforms over rows of tiles, vectorised; AVX2 chosen at run time.
         .target(name: "CWinograd"),
 
+        // The per-element passes of verify's layer comparison, vectorised; AVX2 chosen at run time.
+        .target(name: "CDeviationScan"),
+
         .target(name: "FoldKitCore"),
         // No dependency beyond Foundation (and CryptoKit where the platform has it).
         .target(name: "FoldKitLoader"),
@@ -54,7 +57,7 @@ let package = Package(
             name: "FoldKit",
             dependencies: [
                 "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath", "CWinograd",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -39,8 +39,9 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     ///
     /// Large layers are split across the cores in contiguous ranges of whole blocks of `sumBlock` elements;
     /// every statistic but the mean is order-free (the largest deviation keeps the first index on ties).
-    /// The mean is (sum over blocks, in index order, of the block's sum in index order) / n: fixed block
-    /// boundaries, so the same number on any core count.
+    /// The mean is (sum over blocks, in index order, of the block's sum) / n, a block's sum being four lane sums
+    /// (lane j adds elements j, j + 4, ... of the block in index order) added as ((l0 + l1) + l2) + l3: fixed
+    /// block boundaries and a fixed order, so the same number on any core count and either build of the passes.
     @_specialize(where R == Double, C == Float)
     @_specialize(where R == Float, C == Float)
     @_specialize(where R == Double, C == Double)
@@ -65,6 +66,12 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     private static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
         layer: Layer, reference: [R], candidate: [C], control: [C]?
     ) -> (deviation: LayerDeviation, control: ControlDeviation?) {
+        // The passes read a float64 reference and Float or Double outputs; other types are converted (exactly).
+        guard R.self == Double.self, ChunkStatistics.scans(C.self) else {
+            return measure(layer: layer, reference: reference.map(Double.init), candidate: candidate.map(Double.init),
+                           control: control?.map(Double.init))
+        }
+        let reference = unsafeBitCast(reference, to: [Double].self)
         let shape = layer.outputShape
         // With a control run, n covers all three (a shorter one shows as an infinite deviation below).
         let n = min(reference.count, candidate.count, control?.count ?? .max)
@@ -103,12 +110,14 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
                 for s in blockSums { sumDev += s }
                 let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
                 // Pass 2: the deviations in the buckets holding the two ranks (their order does not matter to selection).
+                let bucketCounts = partials.map { (Int($0.histogram.counts[medianBucket.bucket]), Int($0.histogram.counts[p99Bucket.bucket])) }
                 var gathered = [(first: [Double], second: [Double])](repeating: ([], []), count: chunks)
                 gathered.withUnsafeMutableBufferPointer { gathered in
                     let results = gathered
                     Parallel.forEach(chunks, totalWork: n) { chunk in
-                        results[chunk] = ChunkStatistics.gather(ref, cand, elements: elements(ofChunk: chunk),
-                                                                buckets: (medianBucket.bucket, p99Bucket.bucket))
+                        results[chunk] = ChunkStatistics.gather(
+                            ref, cand, elements: elements(ofChunk: chunk), buckets: (medianBucket.bucket, p99Bucket.bucket),
+                            counts: bucketCounts[chunk])
                     }
                 }
                 var medianValues = gathered.flatMap(\.first)

@@ -58,7 +58,7 @@ final class LayerDeviationTests: XCTestCase {
 
     /// A layer big enough to be split across cores: every statistic as one serial pass computes it; the
     /// largest deviation occurs twice (in different chunks) and the first index is reported; the mean is
-    /// the block-wise sum (fixed 2^14-element blocks added in index order) divided by n.
+    /// the block-wise sum (fixed 2^14-element blocks in index order, each the sum of four lane sums) divided by n.
     func testLargeLayerSplitAcrossCoresMatchesSerialStatistics() throws {
         var rng = SplitMix64(seed: 21)
         let n = 300_001
@@ -78,7 +78,9 @@ final class LayerDeviationTests: XCTestCase {
         XCTAssertEqual(d.maxAbsReference, reference.map(abs).max())
         var blockwise = 0.0
         for start in stride(from: 0, to: n, by: 1 << 14) {
-            blockwise += deviations[start..<min(n, start + (1 << 14))].reduce(0, +)
+            var lanes = [0.0, 0, 0, 0]
+            for i in start..<min(n, start + (1 << 14)) { lanes[(i - start) % 4] += deviations[i] }
+            blockwise += ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3]
         }
         XCTAssertEqual(d.meanAbsDeviation, blockwise / Double(n))
     }

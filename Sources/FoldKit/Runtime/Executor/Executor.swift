@@ -15,7 +15,7 @@ public final class Executor<Scalar: ExecutorScalar> {
     public let options: ExecutorOptions
 
     enum Step {
-        /// Output is the input array itself (identity, detection heads, dropout).
+        /// Output is the input array itself (identity, detection heads, dropout, a route to one whole layer).
         case passThrough
         case kernel(any LayerKernel<Scalar>)
     }
@@ -147,6 +147,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = BatchNormKernel<Scalar>(batchNorm: try PreparedBatchNorm(bn, channels: first.channels, layer: layer), shape: first)
         case .channelAffine(let a):
             kernel = try ChannelAffineKernel<Scalar>(a, shape: first, layer: layer, options: options)
+        case .concatenation(let r) where r.groups == 1 && layer.inputs.count == 1:
+            // A route to one whole layer is that layer's output.
+            return .passThrough
         case .concatenation(let r):
             kernel = ConcatenationKernel<Scalar>(concatenation: r, inputShapes: inputShapes)
         case .sum(let s):

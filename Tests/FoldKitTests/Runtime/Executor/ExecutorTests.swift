@@ -67,6 +67,29 @@ final class ExecutorTests: XCTestCase {
         XCTAssertGreaterThan(largest, 1e-4, "half-precision storage should visibly change the results")
     }
 
+    /// A route to one whole layer (Darknet `layers=-2`) hands on that layer's array itself, no copy: the
+    /// same values, and the same storage; a route to a channel group of one layer still copies its group.
+    func testRouteToOneWholeLayerSharesItsOutput() throws {
+        let network = try S.network(input: ActivationShape(channels: 4, height: 3, width: 3)) { b in
+            let p0 = try b.append(kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1)),
+                                  inputs: [Network.inputIndex], source: S.source)
+            try b.append(kind: .concatenation(Concatenation()), inputs: [p0], source: S.source)
+            try b.append(kind: .concatenation(Concatenation(groups: 2, groupID: 1)), inputs: [p0], source: S.source)
+        }
+        let input = S.seeded(36, seed: 4)
+        for float16Storage in [false, true] {
+            let outputs = try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: float16Storage)).run(input: input)
+            XCTAssertEqual(outputs[1], outputs[0])
+            XCTAssertEqual(outputs[2], Array(outputs[0][(outputs[0].count / 2)...]), "channels 2 and 3")
+            outputs[0].withUnsafeBufferPointer { pooled in
+                outputs[1].withUnsafeBufferPointer { routed in XCTAssertEqual(routed.baseAddress, pooled.baseAddress, "the whole route copied") }
+            }
+        }
+        guard case .passThrough = try Executor<Float>.prepare(network.layers[1], in: network, options: ExecutorOptions()) else {
+            return XCTFail("a route to one whole layer should pass its input through")
+        }
+    }
+
     func testOutputsOnlyKeepsTheOutputLayers() throws {
         var network = try Self.mixedNetwork()
         network.outputs = [5, 11]

@@ -1,3 +1,4 @@
+import Dispatch
 import FoldKitCore
 
 /// Scans every parameter tensor of a network for values no conversion can carry: NaN or infinity in
@@ -72,27 +73,53 @@ public enum WeightHealthCheck {
     /// Every bad element of `network`, in layer and tensor order, at most `limit` of them.
     ///
     /// `skipping` leaves out tensors of those roles (convert skips `.weights`, the large tensors, and
-    /// finds non-finite values in them while hashing the folded blobs instead).
+    /// finds non-finite values in them while hashing the folded blobs instead). Layers are scanned on all
+    /// cores, each with its own reader and at most `limit` findings; the first `limit` in layer order are
+    /// kept, which is what a scan in order would find. The error reported is the earliest layer's.
     public static func scan(_ network: Network, limit: Int = 100, skipping: Set<TensorRole> = []) throws -> [Finding] {
-        let reader = FloatSpanReader()
-        var findings: [Finding] = []
-        for layer in network.layers {
-            let convention = batchNormConvention(of: layer.kind)
-            for (role, tensor) in layer.kind.parameters where !skipping.contains(role) {
-                guard findings.count < limit else { return findings }
-                let file = tensor.fileSpan?.path ?? layer.source.file
-                try forEachChunk(of: tensor, reader: reader) { start, values in
-                    for (offset, value) in values.enumerated() {
-                        guard let problem = problem(of: value, role: role, convention: convention) else { continue }
-                        let index = start + offset
-                        findings.append(Finding(
-                            problem: problem, layer: layer.label, role: role, shape: tensor.shape, elementIndex: index, value: value,
-                            file: file, byteOffset: tensor.fileSpan.map { $0.byteOffset + index * 4 },
-                            convention: problem == .nonPositiveVariance ? convention : nil))
-                        if findings.count >= limit { return false }
+        let count = network.layers.count
+        var perLayer = [[Finding]](repeating: [], count: count)
+        var errors = [Error?](repeating: nil, count: count)
+        perLayer.withUnsafeMutableBufferPointer { results in
+            errors.withUnsafeMutableBufferPointer { failures in
+                DispatchQueue.concurrentPerform(iterations: count) { i in
+                    do {
+                        results[i] = try scan(network.layers[i], limit: limit, skipping: skipping, reader: FloatSpanReader())
+                    } catch {
+                        failures[i] = error
                     }
-                    return true
                 }
+            }
+        }
+        var findings: [Finding] = []
+        for i in 0..<count {
+            if let error = errors[i] { throw error }
+            findings += perLayer[i].prefix(limit - findings.count)
+            if findings.count >= limit { break }
+        }
+        return findings
+    }
+
+    /// The bad elements of one layer's tensors, in tensor order, at most `limit` of them.
+    private static func scan(_ layer: Layer, limit: Int, skipping: Set<TensorRole>, reader: FloatSpanReader) throws -> [Finding] {
+        let convention = batchNormConvention(of: layer.kind)
+        var findings: [Finding] = []
+        for (role, tensor) in layer.kind.parameters where !skipping.contains(role) {
+            guard findings.count < limit else { return findings }
+            let file = tensor.fileSpan?.path ?? layer.source.file
+            try forEachChunk(of: tensor, reader: reader) { start, values in
+                // Only NaN, infinity and variances can be findings: a finite chunk of another role has none.
+                if role != .variance && allFinite(values) { return true }
+                for (offset, value) in values.enumerated() {
+                    guard let problem = problem(of: value, role: role, convention: convention) else { continue }
+                    let index = start + offset
+                    findings.append(Finding(
+                        problem: problem, layer: layer.label, role: role, shape: tensor.shape, elementIndex: index, value: value,
+                        file: file, byteOffset: tensor.fileSpan.map { $0.byteOffset + index * 4 },
+                        convention: problem == .nonPositiveVariance ? convention : nil))
+                    if findings.count >= limit { return false }
+                }
+                return true
             }
         }
         return findings
@@ -121,6 +148,15 @@ public enum WeightHealthCheck {
         case .outsideSqrt: denominator = variance < 0 ? -1 : variance.squareRoot() + convention.epsilon
         }
         return denominator > 0 ? nil : .nonPositiveVariance
+    }
+
+    /// Whether no value is NaN or infinite: the largest exponent field (bits 30...23) is below all ones.
+    /// A branch-free maximum, so the loop runs in vectors.
+    static func allFinite(_ values: UnsafeBufferPointer<Float>) -> Bool {
+        let exponentBits: UInt32 = 0x7f80_0000
+        var largest: UInt32 = 0
+        for value in values { largest = max(largest, value.bitPattern & exponentBits) }
+        return largest != exponentBits
     }
 
     /// The convention of the layer's batch norm (nil when it has none).

@@ -64,4 +64,49 @@ final class WeightHealthCheckTests: XCTestCase {
         XCTAssertEqual(refusal.layer, "layer 0 [connected]")
         XCTAssertTrue(refusal.message.contains("and 1 more bad value"), refusal.message)
     }
+
+    /// Layers are scanned in parallel: the findings still come in layer order, and `limit` keeps the
+    /// first ones in that order (three bad values in each of six layers, limit 7: all of layers 0 and 1,
+    /// the first of layer 2).
+    func testFindingsKeepLayerOrderUnderALimit() throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cfg = folder.appendingPathComponent("deep.cfg"), weights = folder.appendingPathComponent("deep.weights")
+        try ("[net]\ninputs=64\n\n" + String(repeating: "[connected]\noutput=64\nactivation=linear\n\n", count: 6))
+            .write(to: cfg, atomically: true, encoding: .utf8)
+        var floats: [Float] = []
+        for layer in 0..<6 {
+            var values = [Float](repeating: 0.5, count: 64 + 64 * 64)  // bias, then weights
+            for element in [5, 700, 4000] { values[64 + element] = layer % 2 == 0 ? .nan : -.infinity }
+            floats += values
+        }
+        var data = Data([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8))
+        floats.withUnsafeBytes { data.append(contentsOf: $0) }
+        try data.write(to: weights)
+
+        let network = try ModelLoader.load(paths: [cfg.path, weights.path])
+        let all = try WeightHealthCheck.scan(network)
+        XCTAssertEqual(all.map(\.layer), (0..<6).flatMap { layer in Array(repeating: "layer \(layer) [connected]", count: 3) })
+        XCTAssertEqual(all.map(\.elementIndex), Array(repeating: [5, 700, 4000], count: 6).flatMap { $0 })
+        XCTAssertEqual(all.map(\.problem), (0..<6).flatMap { Array(repeating: $0 % 2 == 0 ? .nan : .infinity, count: 3) })
+        XCTAssertEqual(try WeightHealthCheck.scan(network, limit: 7).map(\.text), all.prefix(7).map(\.text))  // NaN != NaN in ==
+    }
+
+    /// The vectorised test a chunk passes before it is read value by value: any NaN or infinity, in any
+    /// position of chunks of any length, makes it false; the largest finite values and subnormals do not.
+    func testAllFiniteFindsEveryNonFiniteValue() {
+        for count in [1, 3, 8, 17, 64] {
+            var values = [Float](repeating: .greatestFiniteMagnitude, count: count)
+            values[count / 2] = -.leastNonzeroMagnitude
+            XCTAssertTrue(values.withUnsafeBufferPointer(WeightHealthCheck.allFinite))
+            for position in 0..<count {
+                for bad in [Float.nan, .infinity, -.infinity, Float(bitPattern: 0xffc0_0001)] {
+                    var spoiled = values
+                    spoiled[position] = bad
+                    XCTAssertFalse(spoiled.withUnsafeBufferPointer(WeightHealthCheck.allFinite), "\(bad) at \(position) of \(count)")
+                }
+            }
+        }
+        XCTAssertTrue([Float]().withUnsafeBufferPointer(WeightHealthCheck.allFinite))
+    }
 }

@@ -9,9 +9,9 @@ import Dispatch
 ///   V and M are small anyway.
 /// - blocked: tiles in blocks of `blockTiles`, each core taking a contiguous run of blocks and doing all
 ///   three steps for one block at a time in its own part of the scratch buffer, with single-threaded
-///   products. V and M of a block (about `defaultBlockBytes`) stay in the core's caches instead of making three
-///   passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used when every
-///   core gets at least `minimumBlockTiles` tiles (512 tiles on 2 cores), and only when FoldKit splits
+///   products. V and M of a block (about `defaultBlockBytes`) stay in the core's second-level cache instead of
+///   making three passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used
+///   when every core gets at least `minimumBlockTiles` tiles (128 tiles on 2 cores), and only when FoldKit splits
 ///   products itself (`BLASWorkerThreads.splitsProducts`): other BLAS libraries thread each product on their own.
 struct WinogradSchedule {
     let tiles: Int
@@ -31,12 +31,12 @@ struct WinogradSchedule {
     let transposesProducts: Bool
     static let maximumTransposedTiles = 256
 
-    /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size).
-    /// Smaller blocks make the narrow products re-pack U once per block too often; the comparison with
-    /// the wide schedule and with smaller blocks is in Docs/Performance.md.
-    static let defaultBlockBytes = 8 << 20
-    /// Narrower blocks make the products' packing of U dominate.
-    static let minimumBlockTiles = 256
+    /// Bytes of V and M per block (blocks come out between this and twice this, or at the minimum size): half
+    /// of a 1 MiB second-level cache, leaving room for the products' packed U. The comparison with larger
+    /// blocks and with the wide schedule is in Docs/Performance.md.
+    static let defaultBlockBytes = 512 << 10
+    /// Narrower blocks make the products' packing of U (once per block) dominate.
+    static let minimumBlockTiles = 64
 
     init(tiles: Int, points: Int, inputChannels: Int, outputChannels: Int, scalarBytes: Int,
          blockBytes: Int = defaultBlockBytes, workers available: Int = Parallel.workerCount,
@@ -62,6 +62,9 @@ struct WinogradSchedule {
     }
 
     var isBlocked: Bool { blockCount > 1 }
+
+    /// The tiles of block b: tiles * b / blockCount ..< tiles * (b + 1) / blockCount (at most `blockTiles` of them).
+    func blockRange(_ block: Int) -> Range<Int> { (tiles * block / blockCount)..<(tiles * (block + 1) / blockCount) }
 
     /// Scratch elements for V and M: one block per worker.
     var scratchCount: Int { workers * points * blockTiles * (inputChannels + outputChannels) }
@@ -100,7 +103,7 @@ struct WinogradSchedule {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let v = scratch + worker * perWorker, m = v + points * c * blockTiles
             for block in (blockCount * worker / workers)..<(blockCount * (worker + 1) / workers) {
-                let range = (block * blockTiles)..<min(tiles, (block + 1) * blockTiles)
+                let range = blockRange(block)
                 let n = range.count
                 for channel in 0..<c { inputTransform(channel, range, v + channel * n, c * n) }
                 multiply(UnsafePointer(v), m, n, false, false)

@@ -9,7 +9,7 @@ final class WinogradScheduleTests: XCTestCase {
     }
 
     func testFewTilesOrOneCoreOrAThreadedBLASRunWide() {
-        for s in [schedule(tiles: 169, c: 256, o: 512), schedule(tiles: 49, c: 512, o: 1024),
+        for s in [schedule(tiles: 127, c: 256, o: 512), schedule(tiles: 49, c: 512, o: 1024),
                   schedule(tiles: 2704, c: 64, o: 128, workers: 1), schedule(tiles: 2704, c: 64, o: 128, allowed: false)] {
             XCTAssertFalse(s.isBlocked)
             XCTAssertEqual(s.blockTiles, s.tiles)
@@ -19,16 +19,20 @@ final class WinogradScheduleTests: XCTestCase {
 
     func testOnlyNarrowWideFloat64ProductsAreTransposed() {
         XCTAssertTrue(schedule(tiles: 49, c: 1024, o: 1024, bytes: 8).transposesProducts)
-        XCTAssertTrue(schedule(tiles: 256, c: 512, o: 1024, bytes: 8).transposesProducts)
-        XCTAssertFalse(schedule(tiles: 257, c: 512, o: 1024, bytes: 8).transposesProducts)
+        XCTAssertTrue(schedule(tiles: 127, c: 512, o: 1024, bytes: 8).transposesProducts)
+        XCTAssertTrue(schedule(tiles: 256, c: 512, o: 1024, bytes: 8, workers: 1).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 257, c: 512, o: 1024, bytes: 8, workers: 1).transposesProducts)
+        XCTAssertFalse(schedule(tiles: 128, c: 512, o: 1024, bytes: 8).transposesProducts, "blocked")
         XCTAssertFalse(schedule(tiles: 49, c: 1024, o: 1024, bytes: 4).transposesProducts)
         XCTAssertFalse(schedule(tiles: 49, c: 1024, o: 1024, bytes: 8, allowed: false).transposesProducts)
         XCTAssertFalse(schedule(tiles: 2704, c: 64, o: 128, bytes: 8).transposesProducts)
     }
 
     func testBlocksAreEqualRunsPerCoreCoveringEveryTile() {
-        // yolov3 at 416: 104x104 (2704 tiles, 64 -> 128) and 52x52 (676 tiles, 128 -> 256), float32 and float64.
-        for (tiles, c, o, bytes, blocks) in [(2704, 64, 128, 4, 2), (2704, 64, 128, 8, 6), (676, 128, 256, 4, 2), (676, 128, 256, 8, 2)] {
+        // yolov3 at 416: 104x104 (2704 tiles, 64 -> 128) and 52x52 (676 tiles, 128 -> 256), float32 and float64;
+        // tiny-yolo-voc's 16 -> 32 at 208x208 (2704 F(4x4) tiles, 36 points counted as 16 here: 1408 bytes a tile).
+        for (tiles, c, o, bytes, blocks) in [(2704, 64, 128, 4, 42), (2704, 64, 128, 8, 42), (676, 128, 256, 4, 10), (676, 128, 256, 8, 10),
+                                             (2704, 16, 6, 4, 6), (128, 8, 8, 4, 2)] {
             let s = schedule(tiles: tiles, c: c, o: o, bytes: bytes)
             XCTAssertTrue(s.isBlocked)
             XCTAssertEqual(s.blockCount, blocks, "\(tiles) tiles, \(c) -> \(o), \(bytes)-byte scalars")
@@ -39,6 +43,26 @@ final class WinogradScheduleTests: XCTestCase {
             XCTAssertTrue(s.blockTiles * 16 * (c + o) * bytes <= WinogradSchedule.defaultBlockBytes * 2
                           || s.blockTiles <= 2 * WinogradSchedule.minimumBlockTiles)
             XCTAssertEqual(s.scratchCount, s.workers * 16 * s.blockTiles * (c + o))
+        }
+    }
+
+    /// Block ranges are contiguous, non-empty, at most `blockTiles` long and cover every tile once, for tile
+    /// counts that do not divide evenly (a block count of ceil-sized blocks could leave the last ones empty).
+    func testBlockRangesCoverEveryTileOnce() {
+        for tiles in stride(from: 128, through: 3000, by: 7) {
+            for (c, o, bytes) in [(16, 32, 4), (3, 8, 8), (64, 128, 4), (512, 1024, 8)] {
+                let s = schedule(tiles: tiles, c: c, o: o, bytes: bytes)
+                guard s.isBlocked else { continue }
+                var next = 0
+                for block in 0..<s.blockCount {
+                    let range = s.blockRange(block)
+                    XCTAssertEqual(range.lowerBound, next, "\(tiles) tiles, block \(block)")
+                    XCTAssertFalse(range.isEmpty, "\(tiles) tiles, block \(block) of \(s.blockCount)")
+                    XCTAssertLessThanOrEqual(range.count, s.blockTiles)
+                    next = range.upperBound
+                }
+                XCTAssertEqual(next, tiles)
+            }
         }
     }
 

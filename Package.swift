@@ -36,15 +36,19 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // Array exp/expm1/log1p/tanh: SLEEF (Debian: libsleef-dev) on Linux, AVX2 chosen at run time.
+        // The CPU feature test behind the AVX2 builds of the C targets below.
+        .target(name: "CCPUFeatures"),
+
         .target(
             name: "CVectorMath",
+            dependencies: ["CCPUFeatures"],
             linkerSettings: [.linkedLibrary("sleef", .when(platforms: [.linux]))]),
 
         // Winograd tile transforms over rows of tiles, vectorised; AVX2 chosen at run time.
-        .target(name: "CWinograd"),
+        .target(name: "CWinograd", dependencies: ["CCPUFeatures"]),
 
         // The per-element passes of verify's layer comparison, vectorised; AVX2 chosen at run time.
-        .target(name: "CDeviationScan"),
+        .target(name: "CDeviationScan", dependencies: ["CCPUFeatures"]),
 
         .target(name: "FoldKitCore"),
         // No dependency beyond Foundation (and CryptoKit where the platform has it).

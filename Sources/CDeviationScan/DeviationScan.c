@@ -6,6 +6,8 @@
 
 #include "CDeviationScan.h"
 
+#include "CCPUFeatures.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -146,29 +148,20 @@ CDS_ALL(baseline, )
 
 #if defined(__x86_64__)
 CDS_ALL(avx2, __attribute__((target("avx2"))))
-static int cpu_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-}
 #define CDS_DISPATCH(NAME, ...) \
     do { if (cds_uses_avx2()) NAME##_avx2(__VA_ARGS__); else NAME##_baseline(__VA_ARGS__); } while (0)
 #else
-static int cpu_has_avx2(void) { return 0; }
 #define CDS_DISPATCH(NAME, ...) NAME##_baseline(__VA_ARGS__)
 #endif
 
-// 0: not yet asked, 1: AVX2, 2: baseline.
-static atomic_int cpu_state = 0;
 static atomic_int baseline_forced = 0;
 
 int cds_uses_avx2(void) {
-    if (atomic_load_explicit(&baseline_forced, memory_order_relaxed)) return 0;
-    int state = atomic_load_explicit(&cpu_state, memory_order_relaxed);
-    if (state == 0) {
-        state = cpu_has_avx2() ? 1 : 2;
-        atomic_store_explicit(&cpu_state, state, memory_order_relaxed);
-    }
-    return state == 1;
+#if defined(__x86_64__)
+    return !atomic_load_explicit(&baseline_forced, memory_order_relaxed) && ccpu_has_avx2_fma();
+#else
+    return 0;
+#endif
 }
 
 void cds_force_baseline(int force) { atomic_store_explicit(&baseline_forced, force != 0, memory_order_relaxed); }

@@ -4,9 +4,10 @@
 // sleef.h declares its AVX2 functions only when __AVX2__ is defined at compile time, and this target is
 // compiled without -mavx2 (so that the binary runs on any x86-64). The AVX2 loops therefore live in
 // functions carrying __attribute__((target("avx2,fma"))) and declare the SLEEF prototypes they call
-// themselves, with the same attribute; they are only called after __builtin_cpu_supports says yes.
+// themselves, with the same attribute; they are only called after CCPUFeatures says the CPU has AVX2 and FMA.
 
 #include "CVectorMath.h"
+#include "CCPUFeatures.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -98,10 +99,7 @@ CVM_SSE2_LOOP_F64(expm1_f64_fallback, Sleef_expm1d2_u10sse2)
 CVM_SSE2_LOOP_F64(log1p_f64_fallback, Sleef_log1pd2_u10sse2)
 CVM_SSE2_LOOP_F64(tanh_f64_fallback, Sleef_tanhd2_u10sse2)
 
-static int cpu_has_avx2_fma(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
+static int cpu_has_avx2_fma(void) { return ccpu_has_avx2_fma(); }
 #else
 // Without SLEEF (or off x86-64): the C library, one element at a time, in loops the compiler may vectorise.
 #define CVM_LIBM_LOOP(NAME, T, F)                                                 \
@@ -120,18 +118,9 @@ CVM_LIBM_LOOP(tanh_f64_fallback, double, tanh)
 static int cpu_has_avx2_fma(void) { return 0; }
 #endif
 
-// 0: not yet asked, 1: AVX2 usable, 2: not usable.
-static atomic_int avx2_state = 0;
 static atomic_int fallback_forced = 0;
 
-int cvm_avx2_available(void) {
-    int state = atomic_load_explicit(&avx2_state, memory_order_relaxed);
-    if (state == 0) {
-        state = cpu_has_avx2_fma() ? 1 : 2;
-        atomic_store_explicit(&avx2_state, state, memory_order_relaxed);
-    }
-    return state == 1;
-}
+int cvm_avx2_available(void) { return cpu_has_avx2_fma(); }
 
 void cvm_force_fallback(int force) { atomic_store_explicit(&fallback_forced, force != 0, memory_order_relaxed); }
 

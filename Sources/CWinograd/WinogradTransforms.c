@@ -15,6 +15,8 @@
 
 #include "Builds.h"
 
+#include "CCPUFeatures.h"
+
 #include <stdatomic.h>
 #include <string.h>
 
@@ -233,27 +235,14 @@
 
 CWG_BUILDS(CWG_ALL)
 
-#ifdef CWG_HAVE_AVX2_BUILD
-static int cpu_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-#else
-static int cpu_has_avx2(void) { return 0; }
-#endif
-
-// 0: not yet asked, 1: AVX2, 2: baseline.
-static atomic_int cpu_state = 0;
 static atomic_int baseline_forced = 0;
 
 int cwg_uses_avx2(void) {
-    if (atomic_load_explicit(&baseline_forced, memory_order_relaxed)) return 0;
-    int state = atomic_load_explicit(&cpu_state, memory_order_relaxed);
-    if (state == 0) {
-        state = cpu_has_avx2() ? 1 : 2;
-        atomic_store_explicit(&cpu_state, state, memory_order_relaxed);
-    }
-    return state == 1;
+#ifdef CWG_HAVE_AVX2_BUILD
+    return !atomic_load_explicit(&baseline_forced, memory_order_relaxed) && ccpu_has_avx2_fma();
+#else
+    return 0;
+#endif
 }
 
 void cwg_force_baseline(int force) { atomic_store_explicit(&baseline_forced, force != 0, memory_order_relaxed); }

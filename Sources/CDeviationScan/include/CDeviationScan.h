@@ -54,8 +54,8 @@ static inline int cds_bucket(double value) {
     return (int)((bits.u >> 47) & 0xffff);
 }
 
-/// Whether the AVX2 build of the loops is in use (x86-64 CPUs with AVX2), unless `cds_force_baseline(1)`
-/// was called.
+/// Whether the AVX2 build of the loops is in use (x86-64 CPUs with AVX2 and FMA), unless
+/// `cds_force_baseline(1)` was called.
 int cds_uses_avx2(void);
 /// Forces the baseline loops (nonzero) or restores the automatic choice (zero); for tests.
 void cds_force_baseline(int force);

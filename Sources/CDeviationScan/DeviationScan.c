@@ -114,7 +114,8 @@ static inline double cds_max2(double a, double b) { return a > b ? a : b; }
 // Pass 2 for candidate type CT, one build.
 #define CDS_GATHER(NAME, CT, LOAD, ATTR)                                                          \
     ATTR static void NAME(const double *reference, const CT *candidate, long start, long end, int first, int second, \
-                          double *firstValues, long *firstCount, double *secondValues, long *secondCount) { \
+                          double *firstValues, long firstCapacity, long *firstCount,                      \
+                          double *secondValues, long secondCapacity, long *secondCount) {                 \
         long nf = 0, ns = 0;                                                                      \
         long i = start;                                                                           \
         for (; i + 4 <= end; i += 4) {                                                            \
@@ -124,15 +125,15 @@ static inline double cds_max2(double a, double b) { return a > b ? a : b; }
             cds_i4 hit = (cds_i4)(bucket == (long long)first) | (cds_i4)(bucket == (long long)second); \
             if ((hit.x | hit.y | hit.z | hit.w) == 0) continue;                                   \
             for (int k = 0; k < 4; k++) {                                                         \
-                if (bucket[k] == first) firstValues[nf++] = d[k];                                 \
-                else if (bucket[k] == second) secondValues[ns++] = d[k];                          \
+                if (bucket[k] == first) { if (nf < firstCapacity) firstValues[nf] = d[k]; nf++; } \
+                else if (bucket[k] == second) { if (ns < secondCapacity) secondValues[ns] = d[k]; ns++; } \
             }                                                                                     \
         }                                                                                         \
         for (; i < end; i++) {                                                                    \
             const double d = cds_deviation(reference[i], (double)candidate[i]);                   \
             const int bucket = cds_bucket(d);                                                     \
-            if (bucket == first) firstValues[nf++] = d;                                           \
-            else if (bucket == second) secondValues[ns++] = d;                                    \
+            if (bucket == first) { if (nf < firstCapacity) firstValues[nf] = d; nf++; }           \
+            else if (bucket == second) { if (ns < secondCapacity) secondValues[ns] = d; ns++; }   \
         }                                                                                         \
         *firstCount = nf;                                                                         \
         *secondCount = ns;                                                                        \
@@ -177,11 +178,15 @@ void cds_scan_f64(const double *reference, const double *candidate, const double
 }
 
 void cds_gather_f32(const double *reference, const float *candidate, long start, long end, int first, int second,
-                    double *firstValues, long *firstCount, double *secondValues, long *secondCount) {
-    CDS_DISPATCH(gather_f32, reference, candidate, start, end, first, second, firstValues, firstCount, secondValues, secondCount);
+                    double *firstValues, long firstCapacity, long *firstCount,
+                    double *secondValues, long secondCapacity, long *secondCount) {
+    CDS_DISPATCH(gather_f32, reference, candidate, start, end, first, second, firstValues, firstCapacity, firstCount,
+                 secondValues, secondCapacity, secondCount);
 }
 
 void cds_gather_f64(const double *reference, const double *candidate, long start, long end, int first, int second,
-                    double *firstValues, long *firstCount, double *secondValues, long *secondCount) {
-    CDS_DISPATCH(gather_f64, reference, candidate, start, end, first, second, firstValues, firstCount, secondValues, secondCount);
+                    double *firstValues, long firstCapacity, long *firstCount,
+                    double *secondValues, long secondCapacity, long *secondCount) {
+    CDS_DISPATCH(gather_f64, reference, candidate, start, end, first, second, firstValues, firstCapacity, firstCount,
+                 secondValues, secondCapacity, secondCount);
 }

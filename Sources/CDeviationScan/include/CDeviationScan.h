@@ -40,13 +40,15 @@ void cds_scan_f64(const double *reference, const double *candidate, const double
                   long block, uint32_t *counts, double *blockSums, cds_scan_summary *summary);
 
 /// Pass 2: the d_i of [start, end) in bucket `first` go to firstValues (in index order), those in
-/// bucket `second` (when it differs from `first`) to secondValues; returns the two counts through
-/// firstCount and secondCount. The arrays must hold as many values as pass 1 counted in those buckets
-/// for this range.
+/// bucket `second` (when it differs from `first`) to secondValues, at most firstCapacity and
+/// secondCapacity of them; firstCount and secondCount receive how many there are (more than the
+/// capacity only if the arrays were sized below what pass 1 counted for this range).
 void cds_gather_f32(const double *reference, const float *candidate, long start, long end, int first, int second,
-                    double *firstValues, long *firstCount, double *secondValues, long *secondCount);
+                    double *firstValues, long firstCapacity, long *firstCount,
+                    double *secondValues, long secondCapacity, long *secondCount);
 void cds_gather_f64(const double *reference, const double *candidate, long start, long end, int first, int second,
-                    double *firstValues, long *firstCount, double *secondValues, long *secondCount);
+                    double *firstValues, long firstCapacity, long *firstCount,
+                    double *secondValues, long secondCapacity, long *secondCount);
 
 /// The histogram bucket of a non-negative double: bits 62...47 of its pattern.
 static inline int cds_bucket(double value) {

@@ -52,7 +52,8 @@ struct ChunkStatistics {
     }
 
     /// The deviations of `elements` that fall in the first bucket, and those in the second (when different),
-    /// each in index order. `counts` are this chunk's histogram counts of the two buckets (from `scan`).
+    /// each in index order. `counts` are this chunk's histogram counts of the two buckets (from `scan`): the
+    /// arrays are that long, the C pass writes no further, and finding more is a broken invariant.
     static func gather<C: BinaryFloatingPoint>(
         _ ref: UnsafeBufferPointer<Double>, _ cand: UnsafeBufferPointer<C>, elements: Range<Int>, buckets: (Int, Int), counts: (Int, Int)
     ) -> (first: [Double], second: [Double]) {
@@ -64,11 +65,13 @@ struct ChunkStatistics {
                 let candidate = UnsafeRawPointer(cand.baseAddress)
                 if C.self == Float.self {
                     cds_gather_f32(ref.baseAddress, candidate?.assumingMemoryBound(to: Float.self), elements.lowerBound, elements.upperBound,
-                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, &firstFound, secondValues.baseAddress, &secondFound)
+                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
+                                   secondValues.baseAddress, secondValues.count, &secondFound)
                 } else {
                     precondition(C.self == Double.self, "ChunkStatistics gathers from Float or Double candidates")
                     cds_gather_f64(ref.baseAddress, candidate?.assumingMemoryBound(to: Double.self), elements.lowerBound, elements.upperBound,
-                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, &firstFound, secondValues.baseAddress, &secondFound)
+                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
+                                   secondValues.baseAddress, secondValues.count, &secondFound)
                 }
                 precondition(secondFound <= secondCapacity, "pass 2 found more values than pass 1 counted")
                 secondCount = secondFound

@@ -1,4 +1,4 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 import PackageDescription
 
 /// FoldKit: Darknet and Keras weights -> batch-norm-folded float32 blobs, with a CPU executor that

@@ -18,21 +18,21 @@ import PackagePlugin
 struct FoldKitPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let sourceTarget = target as? SourceModuleTarget else { return [] }
-        let converter = try context.tool(named: "FoldKitCLI").path
-        let models = ModelFile.find(in: sourceTarget.sourceFiles.map(\.path))
-        var seenStems: [String: Path] = [:]
+        let converter = try context.tool(named: "FoldKitCLI").url
+        let models = ModelFile.find(in: sourceTarget.sourceFiles.map(\.url))
+        var seenStems: [String: URL] = [:]
         return try models.map { model in
             if let earlier = seenStems[model.stem] {
                 throw PluginFailure(
                     "two models of target '\(target.name)' are both named '\(model.stem)' "
-                    + "(\(earlier.string), \(model.files[0].string)): their '\(model.stem).blobs' folders would collide; rename one")
+                    + "(\(earlier.path), \(model.files[0].path)): their '\(model.stem).blobs' folders would collide; rename one")
             }
             seenStems[model.stem] = model.files[0]
-            let output = context.pluginWorkDirectory.appending(model.stem + ".blobs")
+            let output = context.pluginWorkDirectoryURL.appendingPathComponent(model.stem + ".blobs")
             return .buildCommand(
-                displayName: "foldkit convert \(model.files.map(\.lastComponent).joined(separator: " "))",
+                displayName: "foldkit convert \(model.files.map(\.lastPathComponent).joined(separator: " "))",
                 executable: converter,
-                arguments: ["convert"] + model.files.map(\.string) + ["--out", output.string],
+                arguments: ["convert"] + model.files.map(\.path) + ["--out", output.path],
                 inputFiles: model.files + [converter],
                 outputFiles: [output])
         }

@@ -45,10 +45,11 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         // Repeated passes, as in an application that runs the network frame after frame: keep freed layer
-        // outputs' pages instead of faulting fresh ones in on every pass, and end OpenBLAS's pool started at
-        // load, whose workers would otherwise spin on one of the cores through the first 0.1 s of passes
-        // (as verify and convert do; Docs/Library.md shows a library user the same call).
-        ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
+        // outputs' pages instead of faulting fresh ones in on every pass, and run OpenBLAS on one thread with
+        // FoldKit spreading products over the cores (as verify does; Docs/Library.md shows a library user the
+        // same call).
+        let tuning = ProcessTuning(keepsFreedMemory: true, singleThreadedBLAS: true).apply()
+        let executorOptions = ExecutorOptions(productThreading: tuning.productThreading)
         var results: [String: Timing] = [:]
         func report(_ name: String, _ timing: Timing, _ note: String = "") {
             results[name] = timing
@@ -83,11 +84,11 @@ struct BenchCommand: ParsableCommand {
             if !noForward {
                 let input = ModelInput.seeded(1, shape: network.inputShape).values
                 let folded = try FoldBatchNorm.apply(to: network)
-                let float32 = try Executor<Float>(network: folded)
+                let float32 = try Executor<Float>(network: folded, options: executorOptions)
                 report("forward float32 (folded)", try Timing.measure(runs: runs) { _ = try float32.run(input: input, retention: .outputsOnly) },
                        "\(inputSize)x\(inputSize)")
                 let double = input.map(Double.init)
-                let float64 = try Executor<Double>(network: network)
+                let float64 = try Executor<Double>(network: network, options: executorOptions)
                 report("forward float64 (original)", try Timing.measure(runs: runs) { _ = try float64.run(input: double, retention: .outputsOnly) },
                        "\(inputSize)x\(inputSize)")
                 if profile {

@@ -24,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let start = Date()
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
-        ProcessTuning(stopsIdleBLASWorkers: true).apply()
+        ProcessTuning(singleThreadedBLAS: true).apply()
         let network = try model.load()
         // Batch-norm statistics, biases and the other small tensors are scanned first. Convolution and
         // connected weights are not read twice: a NaN or infinity in them makes the folded blob non-finite,

@@ -33,10 +33,13 @@ struct FixturesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // One forward pass in float64: OpenBLAS on one thread, FoldKit spreading each product over the cores.
+        let tuning = ProcessTuning(singleThreadedBLAS: true).apply()
         if let check {
             let network = try model.load()
             try health.refuseUnhealthy(network)
-            let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol)
+            let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol,
+                                                    productThreading: tuning.productThreading)
             let console = output.console
             var lines = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             let verdictLine = lines.popLast() ?? ""
@@ -53,7 +56,8 @@ struct FixturesCommand: ParsableCommand {
         let console = output.console
         let progress = PassProgress("fixtures", enabled: console.showsProgress)
         let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
-                                               durable: durability.durable, progress: progress.update)
+                                               durable: durability.durable, productThreading: tuning.productThreading,
+                                               progress: progress.update)
         progress.finish()
         console.say("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
         console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")

@@ -48,8 +48,9 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
-        // pages; folding and the layer comparisons get both cores, not one beside OpenBLAS's idle workers.
-        ProcessTuning(keepsFreedMemory: true, stopsIdleBLASWorkers: true).apply()
+        // pages; OpenBLAS runs on one thread and FoldKit spreads products over the cores, so no BLAS worker
+        // spins beside folding, the kernels and the layer comparisons.
+        let tuning = ProcessTuning(keepsFreedMemory: true, singleThreadedBLAS: true).apply()
         let console = Console(quiet: quiet, json: json == "-")
         let (original, given) = try input.load(model)
         WeightHealthArguments.report(try WeightHealthCheck.scan(original)).forEach { console.say($0) }
@@ -78,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
             options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
-                           imageFrame: frame, classNames: classNames),
+                           imageFrame: frame, classNames: classNames, productThreading: tuning.productThreading),
             blobProblems: problems, progress: progress.update)
         progress.finish()
         var text = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -3,7 +3,7 @@ import XCTest
 
 /// Runs the built `foldkit` executable and captures its exit code and output.
 struct CommandRunner {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String

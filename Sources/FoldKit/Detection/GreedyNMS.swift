@@ -54,7 +54,7 @@ enum GreedyNMS {
                 results.store(c, index.suppress(boxes[runs.range(of: c)], iouThreshold: iouThreshold))
             }
         }
-        if workers > 1 { DispatchQueue.concurrentPerform(iterations: workers, execute: work) } else { work(0) }
+        if workers > 1 { Parallel.fork(workers, work) } else { work(0) }
         return results.concatenated()
     }
 

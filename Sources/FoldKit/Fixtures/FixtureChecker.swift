@@ -46,7 +46,9 @@ public enum FixtureChecker {
 
     /// Recomputes every tensor of the fixture folder `folder` from `network` and compares it with the
     /// stored one. Throws `FoldKitError` when manifest.json is missing or unreadable.
-    public static func check(folder: URL, network: Network, relativeTolerance: Double = 1e-6) throws -> Report {
+    public static func check(
+        folder: URL, network: Network, relativeTolerance: Double = 1e-6, productThreading: ProductThreading = .library
+    ) throws -> Report {
         let manifestURL = folder.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw FoldKitError(.io, "no manifest.json in the fixture folder", file: manifestURL.path)
@@ -67,7 +69,7 @@ public enum FixtureChecker {
         let vectors = FixtureWriter.vectorLayers(network)
         var drifts: [TensorDrift] = []
         // Each recomputed tensor is compared as soon as it is computed (`FixtureWriter.forEachTensor`).
-        try FixtureWriter.forEachTensor(network: network, input: input) { position, values in
+        try FixtureWriter.forEachTensor(network: network, input: input, productThreading: productThreading) { position, values in
             let entry = manifest.tensors[position]
             let path = folder.appendingPathComponent(entry.file).path
             guard let stored = try? NPYFile.read(path: path) else {

@@ -16,18 +16,19 @@ public enum FixtureWriter {
 
     /// `progress` gets `progressPhase` with the layers done (computed and written) as they finish.
     /// `durable` flushes every file and the folder to disk before the folder is swapped into place
-    /// (by default the pack is atomic only: Docs/Security.md, "Durability").
+    /// (by default the pack is atomic only: Docs/Security.md, "Output safety", item "Durability"). `productThreading` is the
+    /// forward pass's (`ExecutorOptions.productThreading`); the pack is the same either way.
     @discardableResult
     public static func write(
         network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, durable: Bool = false,
-        progress: LayerProgress? = nil
+        productThreading: ProductThreading = .library, progress: LayerProgress? = nil
     ) throws -> FixtureManifest {
         let vectors = vectorLayers(network)
         let layerCount = network.layers.count
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             var tensors: [FixtureManifest.Tensor] = []
             var packer = npz ? try NPZArchiveWriter(url: try folder.url(for: "fixtures.npz")) : nil
-            try forEachTensor(network: network, input: input) { position, values in
+            try forEachTensor(network: network, input: input, productThreading: productThreading) { position, values in
                 let entry = describe(network: network, position: position)
                 let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
                 let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
@@ -78,8 +79,10 @@ public enum FixtureWriter {
     /// (position i + 1 for layer i) as soon as it is computed: channel-major, float64 rounded to float32.
     /// Between calls only the outputs later layers still read (and the network's outputs) are held, in
     /// float64; `body` owns `values`. Parameters are read and converted layer by layer.
-    static func forEachTensor(network: Network, input: ModelInput, _ body: (Int, [Float]) throws -> Void) throws {
-        let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
+    static func forEachTensor(
+        network: Network, input: ModelInput, productThreading: ProductThreading, _ body: (Int, [Float]) throws -> Void
+    ) throws {
+        let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true, productThreading: productThreading))
         let pass = try executor.start(input: input.values.map(Double.init), retention: .outputsOnly)
         try body(0, input.values)
         while let (index, output) = try pass.next() {

@@ -25,7 +25,7 @@ public enum FoldBatchNorm {
         var errors = [Error?](repeating: nil, count: count)
         kinds.withUnsafeMutableBufferPointer { results in
             errors.withUnsafeMutableBufferPointer { failures in
-                DispatchQueue.concurrentPerform(iterations: count) { i in
+                Parallel.fork(count) { i in
                     do {
                         results[i] = try fold(network.layers[i].kind)
                     } catch {

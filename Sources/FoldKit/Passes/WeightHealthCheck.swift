@@ -82,7 +82,7 @@ public enum WeightHealthCheck {
         var errors = [Error?](repeating: nil, count: count)
         perLayer.withUnsafeMutableBufferPointer { results in
             errors.withUnsafeMutableBufferPointer { failures in
-                DispatchQueue.concurrentPerform(iterations: count) { i in
+                Parallel.fork(count) { i in
                     do {
                         results[i] = try scan(network.layers[i], limit: limit, skipping: skipping, reader: FloatSpanReader())
                     } catch {

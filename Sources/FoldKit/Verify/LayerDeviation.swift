@@ -45,7 +45,7 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     @_specialize(where R == Double, C == Float)
     @_specialize(where R == Float, C == Float)
     @_specialize(where R == Double, C == Double)
-    public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+    public static func measure<R: BinaryFloatingPoint & Sendable, C: BinaryFloatingPoint & Sendable>(
         layer: Layer, reference: [R], candidate: [C]
     ) -> LayerDeviation {
         measure(layer: layer, reference: reference, candidate: candidate, control: nil).deviation
@@ -56,14 +56,14 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     /// length (a candidate or control of another length counts as an infinite deviation either way).
     @_specialize(where R == Double, C == Float)
     @_specialize(where R == Double, C == Double)
-    public static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+    public static func measure<R: BinaryFloatingPoint & Sendable, C: BinaryFloatingPoint & Sendable>(
         layer: Layer, reference: [R], candidate: [C], control: [C]
     ) -> (deviation: LayerDeviation, control: ControlDeviation) {
         let (deviation, controlDeviation) = measure(layer: layer, reference: reference, candidate: candidate, control: Optional(control))
         return (deviation, controlDeviation ?? ControlDeviation(maxAbsDeviation: .infinity, relativeDeviation: .infinity))
     }
 
-    private static func measure<R: BinaryFloatingPoint, C: BinaryFloatingPoint>(
+    private static func measure<R: BinaryFloatingPoint & Sendable, C: BinaryFloatingPoint & Sendable>(
         layer: Layer, reference: [R], candidate: [C], control: [C]?
     ) -> (deviation: LayerDeviation, control: ControlDeviation?) {
         // The passes read a float64 reference and Float or Double outputs; other types are converted (exactly).

@@ -25,7 +25,7 @@ struct PrecisionJudge {
     }
 
     /// Judges layer `index` (called in layer order).
-    mutating func judge<C: BinaryFloatingPoint>(index: Int, reference: [Double], control: [C], candidate: [C]) -> LayerVerdict {
+    mutating func judge<C: BinaryFloatingPoint & Sendable>(index: Int, reference: [Double], control: [C], candidate: [C]) -> LayerVerdict {
         let layer = network.layers[index]
         let (deviation, controlDeviation) = LayerDeviation.measure(layer: layer, reference: reference, candidate: candidate, control: control)
         let floor = ToleranceBudget.floorCoefficient(layer, network: network, precision: precision) * deviation.maxAbsReference

@@ -14,8 +14,9 @@ public enum VerificationPrecision: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// How the executor emulates it (parameters read layer by layer, as verify's passes do).
-    public var executorOptions: ExecutorOptions {
-        ExecutorOptions(float16Storage: self == .float16Storage, streamParameters: true)
+    /// How the executor emulates it (parameters read layer by layer, as verify's passes do), its products
+    /// threaded as `productThreading` says.
+    public func executorOptions(productThreading: ProductThreading = .library) -> ExecutorOptions {
+        ExecutorOptions(float16Storage: self == .float16Storage, streamParameters: true, productThreading: productThreading)
     }
 }

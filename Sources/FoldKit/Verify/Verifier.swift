@@ -25,11 +25,14 @@ public enum Verifier {
         public var imageFrame: ImageFrame?
         /// Class names for the reported boxes (index = class).
         public var classNames: [String]?
+        /// How the passes thread their matrix products (`ExecutorOptions.productThreading`); the report is
+        /// the same either way.
+        public var productThreading: ProductThreading
 
         /// The defaults of `foldkit verify`: the control-based tolerance, float32 only, score 0.3, NMS IoU 0.5, box IoU 0.99.
         public init(absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
                     detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
-                    imageFrame: ImageFrame? = nil, classNames: [String]? = nil) {
+                    imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library) {
             self.absoluteTolerance = absoluteTolerance
             self.relativeTolerance = relativeTolerance
             self.float16 = float16
@@ -38,6 +41,7 @@ public enum Verifier {
             self.minimumBoxIoU = minimumBoxIoU
             self.imageFrame = imageFrame
             self.classNames = classNames
+            self.productThreading = productThreading
         }
     }
 
@@ -83,12 +87,12 @@ public enum Verifier {
         var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
 
         // The passes, started; the reference keeps only what later layers read.
-        let reference = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true))
+        let reference = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true, productThreading: options.productThreading))
             .start(input: input.values.map(Double.init), retention: .outputsOnly)
         var controls: [ExecutorPass<Float>] = [], candidates: [ExecutorPass<Float>] = []
         for precision in precisions {
-            controls.append(try Executor<Float>(network: original, options: precision.executorOptions).start(input: input.values, retention: .outputsOnly))
-            candidates.append(try Executor<Float>(network: folded, options: precision.executorOptions).start(input: input.values, retention: .outputsOnly))
+            controls.append(try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(input: input.values, retention: .outputsOnly))
+            candidates.append(try Executor<Float>(network: folded, options: precision.executorOptions(productThreading: options.productThreading)).start(input: input.values, retention: .outputsOnly))
         }
         var judges = precisions.map {
             PrecisionJudge(precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,

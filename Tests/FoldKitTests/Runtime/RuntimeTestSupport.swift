@@ -30,13 +30,46 @@ enum RuntimeTestSupport {
 
     static func tensor(_ values: [Float]) -> WeightTensor { WeightTensor(shape: [values.count], values: values) }
 
-    /// Runs a network in float64 and returns the last layer's output.
-    static func runDouble(_ network: Network, input: [Float], options: ExecutorOptions = .init()) throws -> [Double] {
-        try Executor<Double>(network: network, options: options).run(input: input.map(Double.init)).last ?? []
+    /// Runs a network in float64 and returns the last layer's output, computed with the products split across
+    /// cores by FoldKit (`ProductThreading.splitAcrossCores`, what `foldkit` runs). It also runs with the
+    /// products threaded by the BLAS (`.library`), which must agree: the BLAS's kernels treat the edges of a
+    /// split product differently, so the two differ by rounding only (`bothThreadings` bounds it).
+    static func runDouble(_ network: Network, input: [Float], options: ExecutorOptions = .init(),
+                          file: StaticString = #filePath, line: UInt = #line) throws -> [Double] {
+        try bothThreadings(options, roundingBound: 1e-10, file: file, line: line) {
+            try Executor<Double>(network: network, options: $0).run(input: input.map(Double.init)).last ?? []
+        }
     }
 
-    static func runFloat(_ network: Network, input: [Float], options: ExecutorOptions = .init()) throws -> [Float] {
-        try Executor<Float>(network: network, options: options).run(input: input).last ?? []
+    /// As `runDouble`, in float32.
+    static func runFloat(_ network: Network, input: [Float], options: ExecutorOptions = .init(),
+                         file: StaticString = #filePath, line: UInt = #line) throws -> [Float] {
+        try bothThreadings(options, roundingBound: 1e-4, file: file, line: line) {
+            try Executor<Float>(network: network, options: $0).run(input: input).last ?? []
+        }
+    }
+
+    /// `run` with `options` under `.splitAcrossCores`, whose output it returns, and under `.library`; fails
+    /// unless the two have the same size and agree within `roundingBound` x max |output| (products of up to
+    /// a few thousand terms, Winograd F(4x4)'s transforms included, round to well inside it).
+    private static func bothThreadings<T: BinaryFloatingPoint>(
+        _ options: ExecutorOptions, roundingBound: Double, file: StaticString, line: UInt, _ run: (ExecutorOptions) throws -> [T]
+    ) throws -> [T] {
+        var split = options, library = options
+        split.productThreading = .splitAcrossCores
+        library.productThreading = .library
+        let reference = try run(split), other = try run(library)
+        let largest = reference.lazy.filter(\.isFinite).reduce(0.0) { Swift.max($0, Swift.abs(Double($1))) }
+        let tolerance = roundingBound * Swift.max(largest, 1)
+        XCTAssertEqual(other.count, reference.count, "output sizes differ between product threadings", file: file, line: line)
+        // Non-finite outputs (max pooling's -inf padding) must be the same value; finite ones within the bound.
+        let mismatch = zip(reference, other).enumerated().first { _, pair in
+            pair.0.isFinite ? !(Swift.abs(Double(pair.1) - Double(pair.0)) <= tolerance) : !(pair.0 == pair.1 || (pair.0.isNaN && pair.1.isNaN))
+        }
+        if let (i, pair) = mismatch {
+            XCTFail("element \(i): \(pair.0) with split products, \(pair.1) with the BLAS's threading (allowed \(tolerance))", file: file, line: line)
+        }
+        return reference
     }
 
     /// `|actual - expected| <= tolerance` everywhere, through the shared comparison (NaN, infinity and

@@ -5,9 +5,10 @@ import CBLAS
 #endif
 
 /// Matrix products through cblas: OpenBLAS (module `CBLAS`) on Linux, Accelerate on Apple platforms.
-/// Every call holds `BLASWorkerThreads.gate` (see there). With OpenBLAS, the BLAS runs single-threaded
-/// and each product is split across cores by `GEMMPartition` (unless `splitAcrossCores` is false: the
-/// caller already runs one product per core); otherwise the library threads it.
+/// A product is one BLAS call, threaded as the program has set the BLAS up, unless the caller asks for it
+/// to be split across cores (`ProductThreading.splitAcrossCores`, for a BLAS running on one thread): then
+/// `GEMMPartition` cuts it into one single-threaded call per core. Nothing here changes the BLAS's own
+/// settings.
 /// All matrices are row-major; dimensions must fit in 32 bits (checked by the callers' shapes:
 /// a layer's accumulation length and plane size are far below 2^31).
 extension ExecutorScalar {
@@ -16,6 +17,9 @@ extension ExecutorScalar {
     /// executor's specialised code). Any other conforming type gets the same sums from a plain loop,
     /// C[i, j] = alpha * sum_p op(A)[i, p] * op(B)[p, j] + beta * C[i, j] (C not read when beta is 0).
     ///
+    /// `splitAcrossCores`: cut the product into one BLAS call per core (`GEMMPartition`); the BLAS should
+    /// then run on one thread (`ProductThreading.splitAcrossCores`). Products too small to pay for it run whole.
+    ///
     /// `finishPart(rows, columns)`, when given, is called once for every block of C as soon as that block is
     /// computed, on the thread that computed it (concurrently for the parts of a split product), with the
     /// block's rows and columns of C: a caller finishes each block (bias, activation) while it is in cache and
@@ -23,13 +27,10 @@ extension ExecutorScalar {
     static func gemm(
         transposeA: Bool, transposeB: Bool, m: Int, n: Int, k: Int, alpha: Self,
         a: UnsafePointer<Self>, lda: Int, b: UnsafePointer<Self>, ldb: Int,
-        beta: Self, c: UnsafeMutablePointer<Self>, ldc: Int, splitAcrossCores: Bool = true,
+        beta: Self, c: UnsafeMutablePointer<Self>, ldc: Int, splitAcrossCores: Bool,
         finishPart: ((_ rows: Range<Int>, _ columns: Range<Int>) -> Void)? = nil
     ) {
-        BLASWorkerThreads.call(
-            m: m, n: n, k: k, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, splitAcrossCores: splitAcrossCores
-        ) {
-            aOffset, bOffset, cOffset, rows, columns in
+        let part = { (aOffset: Int, bOffset: Int, cOffset: Int, rows: Int, columns: Int) in
             let opA = transposeA ? CblasTrans : CblasNoTrans, opB = transposeB ? CblasTrans : CblasNoTrans
             if Self.self == Float.self {
                 cblas_sgemm(
@@ -62,6 +63,11 @@ extension ExecutorScalar {
                 let rowStart = cOffset / ldc, columnStart = cOffset % ldc
                 finishPart(rowStart..<(rowStart + rows), columnStart..<(columnStart + columns))
             }
+        }
+        if splitAcrossCores, let split = GEMMPartition.split(m: m, n: n, k: k, workers: Parallel.workerCount) {
+            split.run(m: m, n: n, transposeA: transposeA, transposeB: transposeB, lda: lda, ldb: ldb, ldc: ldc, part)
+        } else {
+            part(0, 0, 0, m, n)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// How FoldKit splits one matrix product C (m x n) = op(A) (m x k) * op(B) (k x n) across cores itself
-/// when the BLAS runs single-threaded (`BLASWorkerThreads.splitsProducts`).
+/// when the BLAS runs single-threaded (`ProductThreading.splitAcrossCores`).
 ///
 /// The product is cut along one axis into `parts` contiguous blocks whose boundaries are multiples of
 /// `alignment` (the kernels' register blocking), one block per core, each a separate single-threaded
@@ -44,7 +44,7 @@ struct GEMMPartition: Equatable {
     /// j0 * ldb when B is transposed).
     func run(m: Int, n: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int,
              _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void) {
-        DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+        Parallel.fork(ranges.count) { part in
             let range = ranges[part]
             switch axis {
             case .columns:

@@ -6,8 +6,8 @@
 ///   straight on the input;
 /// - depthwise (groups == in == out): a direct kernel, one channel per task, accumulating one kernel tap
 ///   at a time over contiguous rows;
-/// - 3x3 stride 1 ungrouped with at least 32 input channels: Winograd F(2x2, 3x3) (`WinogradF2Convolution`);
-///   in float64 F(4x4, 3x3) (`WinogradF4Convolution`) when the output is at least 40x40;
+/// - 3x3 stride 1 ungrouped with enough input channels (`WinogradF2Convolution.applies`): Winograd
+///   F(4x4, 3x3) (`WinogradF4Convolution`) on large outputs, F(2x2, 3x3) (`WinogradF2Convolution`) below;
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns; in blocks of output rows,
 ///   one scratch block per core, when the weights are small and the columns large (`Im2ColSchedule`).
@@ -22,6 +22,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     let winograd: WinogradLayer<WinogradF2Convolution<Scalar>>?
     /// Set when `path == .winogradF4` (`WinogradF4Convolution.applies`).
     let winogradF4: WinogradLayer<WinogradF4Convolution<Scalar>>?
+    /// Products cut into one BLAS call per core (`ProductThreading.splitAcrossCores`).
+    let splitsProducts: Bool
 
     init(_ conv: Convolution, input: ActivationShape, output: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
         let geometry = ConvolutionGeometry(conv, input: input, output: output)
@@ -32,18 +34,20 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
         path = Self.path(for: conv, geometry: geometry)
+        let splitsProducts = options.productThreading == .splitAcrossCores
         if path == .winograd || path == .winogradF4 {
             // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
             let floats: [Float] = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             weights = []
-            winograd = path == .winograd ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
-            winogradF4 = path == .winogradF4 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters) : nil
+            winograd = path == .winograd ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
+            winogradF4 = path == .winogradF4 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
         } else {
             weights = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             winograd = nil
             winogradF4 = nil
         }
         scratchCount = Self.scratchCount(path: path, geometry: geometry, options: options)
+        self.splitsProducts = splitsProducts
         im2colSchedule = Im2ColSchedule(geometry: geometry, scalarBytes: MemoryLayout<Scalar>.stride)
     }
 
@@ -65,8 +69,10 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             let schedule = Im2ColSchedule(geometry: geometry, scalarBytes: MemoryLayout<Scalar>.stride)
             if schedule.blockCount > 1 { return schedule.blockElements * Parallel.workerCount }
             return geometry.columnRows * geometry.output.planeSize
-        case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
-        case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters)
+        case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters,
+                                                                                         splitsProducts: options.productThreading == .splitAcrossCores)
+        case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters,
+                                                                                         splitsProducts: options.productThreading == .splitAcrossCores)
         case .pointwise, .depthwise: return 0
         }
     }
@@ -103,7 +109,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                         Scalar.gemm(
                             transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
                             a: w + group * m * k, lda: k, b: input + group * g.inputChannelsPerGroup * planeIn, ldb: n,
-                            beta: 0, c: out + group * m * n, ldc: n, finishPart: finishing(output, firstChannel: group * m))
+                            beta: 0, c: out + group * m * n, ldc: n, splitAcrossCores: splitsProducts,
+                            finishPart: finishing(output, firstChannel: group * m))
                     }
                 case .winograd, .winogradF4:
                     break  // handled above
@@ -118,7 +125,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                         Scalar.gemm(
                             transposeA: false, transposeB: false, m: m, n: n, k: k, alpha: 1,
                             a: w + group * m * k, lda: k, b: UnsafePointer(columns), ldb: n,
-                            beta: 0, c: out + group * m * n, ldc: n, finishPart: finishing(output, firstChannel: group * m))
+                            beta: 0, c: out + group * m * n, ldc: n, splitAcrossCores: splitsProducts,
+                            finishPart: finishing(output, firstChannel: group * m))
                     }
                 }
             }

@@ -14,9 +14,16 @@ public struct ExecutorOptions: Sendable {
     /// of the wrong size is reported by `run` rather than `init`. Layer shapes are still checked by `init`.
     public var streamParameters: Bool = false
 
-    /// float32 (or float64) storage, weights prepared up front unless told otherwise.
-    public init(float16Storage: Bool = false, streamParameters: Bool = false) {
+    /// Who spreads matrix products over the cores: the BLAS as the program set it up (`.library`, the
+    /// default; FoldKit changes no BLAS setting), or FoldKit, one single-threaded product per core
+    /// (`.splitAcrossCores`, for a BLAS on one thread: `ProcessTuning.singleThreadedBLAS`). The results are
+    /// the same either way.
+    public var productThreading: ProductThreading = .library
+
+    /// float32 (or float64) storage, weights prepared up front, products threaded by the BLAS unless told otherwise.
+    public init(float16Storage: Bool = false, streamParameters: Bool = false, productThreading: ProductThreading = .library) {
         self.float16Storage = float16Storage
         self.streamParameters = streamParameters
+        self.productThreading = productThreading
     }
 }

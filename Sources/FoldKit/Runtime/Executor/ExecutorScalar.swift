@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Besides arithmetic it provides the elementary functions the activations need, a matrix product
 /// through cblas (`gemm`, internal, in `GEMM.swift`), and rounding to IEEE half precision for `ExecutorOptions.float16Storage`.
-public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable {
+public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable, Codable {
     /// e^x
     static func exponential(_ x: Self) -> Self
     /// ln(1 + x)

@@ -5,6 +5,8 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
     let outputCount: Int
     let weights: [Scalar]
     let epilogue: ChannelEpilogue<Scalar>
+    /// The product cut into one BLAS call per core (`ProductThreading.splitAcrossCores`).
+    let splitsProducts: Bool
 
     init(_ fc: FullyConnected, layer: Layer, options: ExecutorOptions) throws {
         inputCount = fc.inputCount
@@ -14,6 +16,7 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
             bias: try fc.bias.map { try scalarParameters($0, count: fc.outputCount, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try fc.batchNorm.map { try PreparedBatchNorm($0, channels: fc.outputCount, layer: layer) },
             activation: fc.activation)
+        splitsProducts = options.productThreading == .splitAcrossCores
     }
 
     @_specialize(where Scalar == Float)
@@ -24,7 +27,7 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
             weights.withUnsafeBufferPointer { w in
                 guard let a = w.baseAddress, let b = input.baseAddress else { return }
                 Scalar.gemm(transposeA: false, transposeB: false, m: outputCount, n: 1, k: inputCount, alpha: 1,
-                            a: a, lda: inputCount, b: b, ldb: 1, beta: 0, c: out, ldc: 1)
+                            a: a, lda: inputCount, b: b, ldb: 1, beta: 0, c: out, ldc: 1, splitAcrossCores: splitsProducts)
             }
         }
         epilogue.apply(to: output, channels: outputCount, planeSize: 1)

@@ -34,7 +34,7 @@ final class GEMMPartitionTests: XCTestCase {
         }
     }
 
-    /// C = op(A) op(B) through `Float.gemm` / `Double.gemm` (split when FoldKit splits products) for shapes
+    /// C = op(A) op(B) through `Float.gemm` / `Double.gemm`, whole and split across cores, for shapes
     /// cut by rows and by columns, all four transpose combinations, leading dimensions wider than the
     /// matrices, and beta = 1 (the parts must add to their own block of C only).
     func testSplitProductsMatchAReferenceForEveryTransposition() throws {
@@ -56,32 +56,23 @@ final class GEMMPartitionTests: XCTestCase {
                             expected[i * ldc + j] = 0.5 * sum + c0[i * ldc + j]
                         }
                     }
+                  for split in [false, true] {
                     var double = c0
                     Double.gemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
-                                a: a, lda: lda, b: b, ldb: ldb, beta: 1, c: &double, ldc: ldc)
+                                a: a, lda: lda, b: b, ldb: ldb, beta: 1, c: &double, ldc: ldc, splitAcrossCores: split)
                     var float = c0.map(Float.init)
                     Float.gemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
-                               a: a.map(Float.init), lda: lda, b: b.map(Float.init), ldb: ldb, beta: 1, c: &float, ldc: ldc)
-                    let label = "\(m)x\(n)x\(k) transposeA \(transposeA) transposeB \(transposeB)"
+                               a: a.map(Float.init), lda: lda, b: b.map(Float.init), ldb: ldb, beta: 1, c: &float, ldc: ldc,
+                               splitAcrossCores: split)
+                    let label = "\(m)x\(n)x\(k) transposeA \(transposeA) transposeB \(transposeB) split \(split)"
                     for index in expected.indices {
                         XCTAssertEqual(double[index], expected[index], accuracy: 1e-12, label)
                         XCTAssertEqual(Double(float[index]), expected[index], accuracy: 1e-4, label)
                         if abs(double[index] - expected[index]) > 1e-12 { return }
                     }
+                  }
                 }
             }
         }
-    }
-
-    func testOpenBLASRunsSingleThreadedAndFoldKitSplits() {
-        #if os(Linux)
-        var c = [Float](repeating: 0, count: 64 * 64)
-        let ones = [Float](repeating: 1, count: 64 * 64)
-        Float.gemm(transposeA: false, transposeB: false, m: 64, n: 64, k: 64, alpha: 1, a: ones, lda: 64, b: ones, ldb: 64, beta: 0, c: &c, ldc: 64)
-        XCTAssertEqual(c[0], 64)
-        if Parallel.workerCount > 1 {
-            XCTAssertTrue(BLASWorkerThreads.splitsProducts, "OpenBLAS should be found and set to one thread")
-        }
-        #endif
     }
 }

@@ -33,7 +33,7 @@ final class GEMMTests: XCTestCase {
                         var c = c0.map { Float16($0) }
                         Float16.gemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 1,
                                      a: a.map { Float16($0) }, lda: lda, b: b.map { Float16($0) }, ldb: ldb,
-                                     beta: Float16(beta), c: &c, ldc: ldc)
+                                     beta: Float16(beta), c: &c, ldc: ldc, splitAcrossCores: false)
                         XCTAssertEqual(c.map(Double.init), expected, "\(m)x\(n)x\(k) transposeA \(transposeA) transposeB \(transposeB) beta \(beta)")
                     }
                 }

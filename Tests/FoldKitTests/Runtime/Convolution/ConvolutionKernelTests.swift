@@ -125,8 +125,9 @@ final class ConvolutionKernelTests: XCTestCase {
                         dilationY: 1, dilationX: 1, padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1), groups: 1,
                         weights: WeightTensor(shape: [3, 64, 3, 3], values: []), bias: nil),
             input: ActivationShape(channels: 64, height: 97, width: 89), output: ActivationShape(channels: 3, height: 97, width: 89))
-        if Parallel.workerCount > 1 && BLASWorkerThreads.splitsProducts {
-            let f2 = WinogradF2Convolution<Float>.schedule(for: geometry), f4 = WinogradF4Convolution<Double>.schedule(for: geometry)
+        if Parallel.workerCount > 1 {
+            let f2 = WinogradF2Convolution<Float>.schedule(for: geometry, splitsProducts: true)
+            let f4 = WinogradF4Convolution<Double>.schedule(for: geometry, splitsProducts: true)
             XCTAssertTrue(f2.isBlocked && f4.isBlocked)
             if Parallel.workerCount == 2 {
                 XCTAssertEqual(f2.blockCount, 18)
@@ -155,8 +156,8 @@ final class ConvolutionKernelTests: XCTestCase {
             let network = try S.single(.convolution(conv), input: c.input)
             let z = Self.direct(c, input: input.map(Double.init), weights: weights.map(Double.init), bias: bias.map(Double.init))
             let shapes = ConvolutionGeometry(conv, input: c.input, output: z.shape)
-            XCTAssertEqual(WinogradF2Convolution<Double>.schedule(for: shapes).transposesProducts,
-                           height == 13 && BLASWorkerThreads.splitsProducts)
+            XCTAssertEqual(WinogradF2Convolution<Double>.schedule(for: shapes, splitsProducts: true).transposesProducts, height == 13)
+            XCTAssertFalse(WinogradF2Convolution<Double>.schedule(for: shapes, splitsProducts: false).transposesProducts)
             let plane = height * width
             let expected = z.values.indices.map { i -> Double in
                 let o = i / plane

@@ -14,11 +14,11 @@ import XCTest
 /// The bounds are the ones Docs/Activations.md states.
 #if arch(x86_64) && os(Linux)
 final class TranscendentalActivationTests: XCTestCase {
-    struct Case {
+    struct Case: Sendable {
         let activation: Activation
         let bound: Double
-        let float: (Float) -> Double
-        let double: (Double) -> Float80
+        let float: @Sendable (Float) -> Double
+        let double: @Sendable (Double) -> Float80
     }
 
     static let c1 = 0.797885, c3 = 0.035677

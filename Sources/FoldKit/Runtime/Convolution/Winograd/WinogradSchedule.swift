@@ -12,7 +12,7 @@ import Dispatch
 ///   products. V and M of a block (about `defaultBlockBytes`) stay in the core's second-level cache instead of
 ///   making three passes over memory-sized V and M (yolov3's 104x104 layers: 11 MB and 22 MB in float32). Used
 ///   when every core gets at least `minimumBlockTiles` tiles (128 tiles on 2 cores), and only when FoldKit splits
-///   products itself (`BLASWorkerThreads.splitsProducts`): other BLAS libraries thread each product on their own.
+///   products itself (`ProductThreading.splitAcrossCores`): otherwise the BLAS threads each product on its own.
 struct WinogradSchedule {
     let tiles: Int
     let points: Int
@@ -40,7 +40,7 @@ struct WinogradSchedule {
 
     init(tiles: Int, points: Int, inputChannels: Int, outputChannels: Int, scalarBytes: Int,
          blockBytes: Int = defaultBlockBytes, workers available: Int = Parallel.workerCount,
-         blocksAllowed: Bool = BLASWorkerThreads.splitsProducts) {
+         blocksAllowed: Bool) {
         self.tiles = tiles
         self.points = points
         self.inputChannels = inputChannels
@@ -100,7 +100,7 @@ struct WinogradSchedule {
             return
         }
         let perWorker = points * blockTiles * (c + o)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        Parallel.fork(workers) { worker in
             let v = scratch + worker * perWorker, m = v + points * c * blockTiles
             for block in (blockCount * worker / workers)..<(blockCount * (worker + 1) / workers) {
                 let range = blockRange(block)

@@ -63,7 +63,7 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
     /// M_k = U_k V_k for k in 0..<points and n tiles: U_k at u + k * O * C (O x C), V_k at v + k * C * n (C x n),
     /// M_k at m + k * O * n: O x n, or with `transposed` M_k^T (n x O) = V_k^T U_k^T (`WinogradSchedule.transposesProducts`).
     ///
-    /// `splitAcrossCores`: when FoldKit splits products itself (`BLASWorkerThreads.splitsProducts`), the points
+    /// `splitAcrossCores`: when FoldKit splits products itself (`ProductThreading.splitAcrossCores`), the points
     /// are shared out, each core running whole single-threaded products for its run of points (one fork and
     /// join for all 16 or 36 products instead of one per product, which on small layers cost more than the
     /// products: Docs/Performance.md); otherwise each product is threaded by `ExecutorScalar.gemm`.
@@ -86,12 +86,12 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
                     beta: 0, c: m + k * o * n, ldc: n, splitAcrossCores: splitAcrossCores)
             }
         }
-        if transposed || (splitAcrossCores && BLASWorkerThreads.splitsProducts) {
+        if transposed || splitAcrossCores {
             Parallel.forRanges(points, totalWork: points * o * c * n) { range in
                 for k in range { product(k, splitAcrossCores: false) }
             }
         } else {
-            for k in 0..<points { product(k, splitAcrossCores: splitAcrossCores) }
+            for k in 0..<points { product(k, splitAcrossCores: false) }
         }
     }
 

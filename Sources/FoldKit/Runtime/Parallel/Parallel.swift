@@ -5,10 +5,8 @@ import Foundation
 ///
 /// Used for compute-bound loops (depthwise convolution, pooling, transcendental activations, batch norm,
 /// Winograd transforms), im2col (its stride-2 gathers) and same-shape sums. Bias and leaky/relu passes
-/// after a GEMM stay on the calling thread: splitting them gained nothing (see Docs/Performance.md,
-/// third round).
-/// Before a loop goes to the cores, OpenBLAS's idle workers are ended when a command asked for it
-/// (`ProcessTuning.stopsIdleBLASWorkers`; otherwise that call does nothing).
+/// after a GEMM stay on the calling thread: splitting them gained nothing (Docs/Performance.md,
+/// "Threading and memory (third round)"). Nothing here changes process-wide state: `ProcessTuning` is applied by the program, once.
 enum Parallel {
     static let workerCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -22,9 +20,8 @@ enum Parallel {
             for i in 0..<count { body(i) }
             return
         }
-        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        fork(chunks) { chunk in
             let start = count * chunk / chunks
             let end = count * (chunk + 1) / chunks
             for i in start..<end { body(i) }
@@ -39,9 +36,8 @@ enum Parallel {
             body(0, 0..<count)
             return
         }
-        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        fork(chunks) { chunk in
             body(chunk, (count * chunk / chunks)..<(count * (chunk + 1) / chunks))
         }
     }
@@ -52,10 +48,27 @@ enum Parallel {
             body(0..<count)
             return
         }
-        ProcessTuning.beforeParallelWork()
         let chunks = min(count, workerCount)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        fork(chunks) { chunk in
             body((count * chunk / chunks)..<(count * (chunk + 1) / chunks))
         }
     }
+
+    /// Calls `body(i)` for every i in 0..<iterations concurrently on Dispatch's pool and returns when all
+    /// have finished (fork and join): the one place FoldKit hands work to other threads for a loop.
+    ///
+    /// `body` need not be `Sendable`: the callers' iterations write disjoint memory (their own rows, tiles,
+    /// layers or result slots) and read only what no iteration writes, and nothing `body` captures outlives
+    /// the call, which is the guarantee `Sendable` would otherwise have to give.
+    static func fork(_ iterations: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { escapable in
+            let shared = ForkJoinBody(run: escapable)
+            DispatchQueue.concurrentPerform(iterations: iterations) { i in shared.run(i) }
+        }
+    }
+}
+
+/// A loop body handed to `Parallel.fork`'s threads; see there why it may be shared.
+private struct ForkJoinBody: @unchecked Sendable {
+    let run: (Int) -> Void
 }

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// The address of a C function in the running process, for functions FoldKit calls only where they exist:
-/// OpenBLAS's `openblas_set_num_threads` and `blas_thread_shutdown_` (`BLASWorkerThreads`) and glibc's
-/// `mallopt` (`MallocReuse`), none of which the module maps declare.
+/// OpenBLAS's `blas_thread_shutdown_` (`OpenBLASThreads`) and glibc's `mallopt` (`MallocReuse`), which the
+/// module maps do not declare. Used by `ProcessTuning` only.
 ///
 /// With glibc it is `dlsym(RTLD_DEFAULT, name)` (the default handle is a null pointer there). Elsewhere
 /// (Darwin with Accelerate, musl) every lookup gives nil, so those callers do nothing.

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `--json` and `--quiet`, shared by the commands that have a result (convert, fixtures, inspect; verify
-/// takes `--json FILE|-` and `--quiet` itself). See Docs/CLI.md "Output".
+/// takes `--json FILE|-` and `--quiet` itself). See Docs/CLI.md "Conventions".
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the result as one JSON document on stdout instead of text (schema: Docs/CLI.md).")
     var json = false

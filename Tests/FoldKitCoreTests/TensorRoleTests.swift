@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class TensorRoleTests: XCTestCase {
-    /// The manifest's role strings (Docs/Architecture.md, "Blob output") are the JSON of the roles.
+    /// The manifest's role strings (Docs/BlobFormat.md, "manifest.json") are the JSON of the roles.
     func testEncodesAsTheManifestStrings() throws {
         let roles: [TensorRole] = [.weights, .bias, .scale, .shift, .alpha, .gamma, .beta, .mean, .variance]
         let json = String(decoding: try JSONEncoder().encode(roles), as: UTF8.self)

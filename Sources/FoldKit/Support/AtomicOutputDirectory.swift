@@ -18,7 +18,7 @@ final class AtomicOutputDirectory {
     let destination: URL
     let temporary: URL
     /// Whether `commit()` makes the output durable (`fsync` of every file, the folder and, after the
-    /// swap, its parent) or only atomic (Docs/Security.md, "Durability").
+    /// swap, its parent) or only atomic (Docs/Security.md, "Output safety", item "Durability").
     let durable: Bool
     /// Files and folders `commit()` flushed to disk: 0 unless `durable`.
     private(set) var flushedItems = 0

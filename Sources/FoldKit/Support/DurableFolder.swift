@@ -8,7 +8,7 @@ import Darwin
 
 /// Flushes a finished output folder to stable storage before it is renamed into place (with
 /// `--durable`; by default outputs are atomic only), so that after a power loss the destination holds either the old output or the complete new one, never a renamed
-/// folder whose blobs were still in the page cache (Docs/Security.md, "Durability").
+/// folder whose blobs were still in the page cache (Docs/Security.md, "Output safety", item "Durability").
 ///
 /// `fsync(2)` works on the file, not on the descriptor: opening each finished file read-only and
 /// syncing it flushes what the writers wrote through their own descriptors. Then the folder itself is

@@ -41,7 +41,9 @@ final class FixtureCfgTests: XCTestCase {
     func testConvolutionOptions() throws {
         let network = try read("conv-basic.cfg")
         func conv(_ i: Int) throws -> Convolution {
-            guard case .convolution(let c) = network.layers[i].kind else { throw XCTSkip("layer \(i) is not a convolution") }
+            guard case .convolution(let c) = network.layers[i].kind else {
+                throw FixtureProblem("Fixtures/darknet/cfg/conv-basic.cfg", "layer \(i) is \(network.layers[i].kind.typeName), not a convolution")
+            }
             return c
         }
         XCTAssertNotNil(try conv(0).batchNorm)
@@ -123,7 +125,9 @@ final class FixtureCfgTests: XCTestCase {
     func testEveryActivation() throws {
         func activations(_ name: String) throws -> [Activation] {
             try read(name).layers.map { layer -> Activation in
-                guard case .convolution(let c) = layer.kind else { throw XCTSkip("not a convolution") }
+                guard case .convolution(let c) = layer.kind else {
+                    throw FixtureProblem("Fixtures/darknet/cfg/\(name)", "layer \(layer.index) is \(layer.kind.typeName), not a convolution")
+                }
                 return c.activation
             }
         }

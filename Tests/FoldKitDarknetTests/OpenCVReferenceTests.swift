@@ -50,10 +50,18 @@ final class OpenCVReferenceTests: XCTestCase {
     func testYolov4() throws { try checkAgainstOpenCV("yolov4") }
     func testYolov7Tiny() throws { try checkAgainstOpenCV("yolov7-tiny") }
 
-    /// The project's own small cfgs (`Fixtures/darknet/cfg/`), referenced as `fixture-<name>`.
+    /// The project's own small cfgs (`Fixtures/darknet/cfg/`), referenced as `fixture-<name>`: every cfg
+    /// OpenCV can read has its reference (generate.py's rule: all but the `darknet-only` ones), so a
+    /// missing or deleted reference folder fails, naming the cfg.
     func testProjectFixtureCfgs() throws {
         let names = try referenceFolders().filter { $0.hasPrefix("fixture-") }
-        try XCTSkipIf(names.isEmpty, "no Fixtures/opencv/fixture-* references yet")
+        let cfgs = try FileManager.default.contentsOfDirectory(atPath: TestData.fixture("darknet/cfg").path)
+            .filter { $0.hasSuffix(".cfg") && !$0.contains("darknet-only") }.sorted()
+        XCTAssertFalse(cfgs.isEmpty, "no cfgs in Fixtures/darknet/cfg")
+        for cfg in cfgs where !names.contains("fixture-" + cfg.dropLast(4)) {
+            XCTFail("Fixtures/darknet/cfg/\(cfg) has no OpenCV reference Fixtures/opencv/fixture-\(cfg.dropLast(4))/meta.json; "
+                    + "run python3 Fixtures/opencv/generate.py fixture-\(cfg.dropLast(4))")
+        }
         for name in names {
             try checkAgainstOpenCV(name)
         }

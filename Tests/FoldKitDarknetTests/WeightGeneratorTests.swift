@@ -20,7 +20,9 @@ final class WeightGeneratorTests: XCTestCase {
     }
 
     private func convolution(_ network: Network, _ index: Int) throws -> Convolution {
-        guard case .convolution(let c) = network.layers[index].kind else { throw XCTSkip("layer \(index) is not a convolution") }
+        guard case .convolution(let c) = network.layers[index].kind else {
+            throw FixtureProblem("Fixtures/darknet/cfg/conv-basic.cfg", "layer \(index) is \(network.layers[index].kind.typeName), not a convolution")
+        }
         return c
     }
 

@@ -1,4 +1,5 @@
 @testable import FoldKit
+import FoldKitTestSupport
 import XCTest
 
 /// The control-based verdict of `Verifier.verify` on small networks built in code: a clamp after a large
@@ -38,7 +39,9 @@ final class ControlToleranceTests: XCTestCase {
     /// Scales output channel `channel` of the convolution at `layer` in a folded network by `factor`.
     private func scaleChannel(_ network: Network, layer: Int, channel: Int, by factor: Float) throws -> Network {
         var network = network
-        guard case .convolution(var c) = network.layers[layer].kind else { throw XCTSkip("layer \(layer) is no convolution") }
+        guard case .convolution(var c) = network.layers[layer].kind else {
+            throw FixtureProblem("the test network of ControlToleranceTests", "layer \(layer) is \(network.layers[layer].kind.typeName), not a convolution")
+        }
         var w = try c.weights.floats()
         let per = w.count / c.outputChannels
         for k in (channel * per)..<((channel + 1) * per) { w[k] *= factor }

@@ -139,8 +139,10 @@ final class BoxOverflowTests: XCTestCase {
 
 final class SaturationTests: XCTestCase {
     /// A synthetic saturated head: 12 000 boxes, nine in ten scoring 1.0, against a folded network whose
-    /// boxes moved: the comparison fails but does not count in the verdict; a detector with as many boxes
-    /// of moderate score is not called saturated.
+    /// boxes moved: the comparison fails but does not count in the verdict, and NMS keeps at most
+    /// `saturatedNMSCandidatesPerClass` boxes per class (the cap that bounds the box phase; its time on
+    /// 300 000 candidates: Docs/Performance.md, "Timings measured outside the tests"); a detector with as
+    /// many boxes of moderate score is not called saturated.
     func testSaturatedHeadIsNamedAndNotCounted() {
         var reference: [Detection] = [], moved: [Detection] = []
         var rng = SplitMix64(seed: 3)
@@ -164,30 +166,5 @@ final class SaturationTests: XCTestCase {
         let trained = compareBoxes(moderate, moderate.map { var b = $0; b.x += 0.01; return b }, inputSize: 416)
         XCTAssertFalse(trained.saturation.saturated)
         XCTAssertFalse(trained.acceptable)
-    }
-
-    /// The box phase on 300 000 saturated candidates (a yolov3-sized head with random weights): pairing,
-    /// clipping, NMS. Release only; the bound is generous (a verify run of such a network takes seconds).
-    func testThreeHundredThousandCandidatesCompareQuicklyInRelease() throws {
-        #if DEBUG
-        throw XCTSkip("timing is only meaningful in release builds (swift test -c release)")
-        #else
-        var rng = SplitMix64(seed: 9)
-        var boxes: [Detection] = []
-        for (head, grid) in [13, 26, 52].enumerated() {
-            for anchor in 0..<3 { for cell in 0..<(grid * grid) { for k in 0..<80 where rng.nextUnit() < 0.36 {
-                let width: Float = rng.nextUnit() < 0.1 ? .infinity : Float(0.001 + 2 * rng.nextUnit() * rng.nextUnit())
-                boxes.append(Detection(classIndex: k, score: 1, objectness: 1, x: (Float(cell % grid) + Float(rng.nextUnit())) / Float(grid),
-                                       y: (Float(cell / grid) + Float(rng.nextUnit())) / Float(grid), width: width, height: Float(0.001 + rng.nextUnit()),
-                                       head: head, cell: cell, anchor: anchor))
-            } } }
-        }
-        XCTAssertGreaterThan(boxes.count, 300_000)
-        let start = Date()
-        let c = compareBoxes(boxes, boxes, inputSize: 416)
-        let seconds = Date().timeIntervalSince(start)
-        XCTAssertTrue(c.saturation.saturated)
-        XCTAssertLessThan(seconds, 0.5)
-        #endif
     }
 }

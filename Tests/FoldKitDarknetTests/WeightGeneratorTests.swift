@@ -72,6 +72,7 @@ final class WeightGeneratorTests: XCTestCase {
             for layer in try seeded(.wide, seed: seed).layers {
                 guard case .convolution(let c) = layer.kind, let bn = c.batchNorm else { continue }
                 let gamma = try XCTUnwrap(bn.gamma).floats(), variance = try bn.variance.floats()
+                XCTAssertEqual(gamma.count, variance.count, "layer \(layer.index): one variance per gamma")
                 for (g, v) in zip(gamma, variance) {
                     let multiplier = Double(g) / (Double(v) + 1e-5).squareRoot()
                     XCTAssertTrue(multiplier >= 0.5 * (1 - 1e-6) && multiplier < 1.5 * (1 + 1e-6), "\(layer.label): \(multiplier)")

@@ -69,6 +69,8 @@ final class ModelLoaderBatchNormTests: XCTestCase {
         let before = try Executor<Double>(network: read).run(input: input)
         let after = try Executor<Double>(network: loaded).run(input: input)
         XCTAssertEqual(before.count, 4)
+        XCTAssertEqual(after.map(\.count), before.map(\.count), "the same layers and output sizes")
+        guard after.count == before.count, before.count == 4 else { return }
         for (a, b) in zip(before[3], after[3]) { XCTAssertEqual(a, b, accuracy: 1e-12) }
     }
 

@@ -88,6 +88,7 @@ final class BatchNormAttachmentTests: XCTestCase {
             let before = try Executor<Double>(network: net).run(input: values.map(Double.init)).last ?? []
             let after = try Executor<Double>(network: BatchNormAttachment.apply(to: net)).run(input: values.map(Double.init)).last ?? []
             XCTAssertEqual(before.count, 18)
+            XCTAssertEqual(after.count, before.count, "\(format)")
             for (a, b) in zip(before, after) { XCTAssertEqual(a, b, accuracy: 1e-12, "\(format)") }
         }
     }

@@ -74,6 +74,7 @@ final class FoldBatchNormNetworkTests: XCTestCase {
     func testWholeNetworkEqualsLayerByLayerFold() throws {
         let net = try network(layers: 40)
         let folded = try FoldBatchNorm.apply(to: net)
+        XCTAssertEqual(folded.layers.count, net.layers.count)
         for (a, b) in zip(folded.layers, net.layers) {
             guard case .convolution(let got) = a.kind, case .convolution(let expected) = try FoldBatchNorm.fold(b.kind) else { return XCTFail() }
             XCTAssertNil(got.batchNorm)

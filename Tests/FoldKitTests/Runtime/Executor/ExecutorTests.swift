@@ -45,6 +45,7 @@ final class ExecutorTests: XCTestCase {
         let reference = try Executor<Double>(network: network).run(input: Self.input.map(Double.init))
         let float = try Executor<Float>(network: network).run(input: Self.input)
         XCTAssertEqual(reference.count, network.layers.count)
+        XCTAssertEqual(float.count, reference.count, "one float32 output per layer")
         for (index, (r, f)) in zip(reference, float).enumerated() {
             XCTAssertEqual(r.count, network.layers[index].outputShape.count)
             let scale = r.map(abs).max() ?? 0
@@ -58,6 +59,8 @@ final class ExecutorTests: XCTestCase {
         let float = try Executor<Float>(network: network).run(input: Self.input)
         let half = try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true)).run(input: Self.input)
         var largest = 0.0
+        XCTAssertEqual(float.count, network.layers.count)
+        XCTAssertEqual(half.count, float.count, "one float16-storage output per layer")
         for (index, (f, h)) in zip(float, half).enumerated() {
             for v in h { XCTAssertEqual(Float(Float16(v)), v, "layer \(index) output is not a binary16 value") }
             // binary16 keeps 11 significant bits (relative step 2^-11 ~ 4.9e-4); a few layers of it stay within 1%

@@ -59,22 +59,37 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     /// Starts a convert of the large model into `out`, waits until its temporary folder holds a file,
-    /// sends `signalNumber` and returns the exit status.
+    /// sends `signalNumber` and returns the exit status. The wait is on file events (`FolderEvents`): it
+    /// wakes when an entry appears in `out`'s parent or in a temporary folder there, or when the convert
+    /// exits; it blocks on those events, with no sleep and no polling loop.
     private func interruptedConvert(into out: URL, signalNumber: Int32) throws -> Int32 {
         let model = try seededModel("large", cfgText: Self.largeCfg, seed: 3)
+        let parent = out.deletingLastPathComponent()
+        let events = try FolderEvents()
+        try events.watch(parent)  // before the convert starts, so that its temporary folder is seen
         let process = Process()
         process.executableURL = CommandRunner.executable
         process.arguments = ["convert", model.cfg, model.weights, "--out", out.path]
-        process.standardOutput = FileHandle.nullDevice
+        let stdout = Pipe()  // reaches end of file when the convert exits
+        process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let parent = out.deletingLastPathComponent()
-        let deadline = Date().addingTimeInterval(120)
+        var watched: Set<String> = []
         var midWrite = false
-        while Date() < deadline, process.isRunning, !midWrite {
+        waiting: while true {
+            // What is there now, watching each temporary folder from the moment it is seen (a file written
+            // into it before the watch began is found by this listing).
             let partial = try FileManager.default.contentsOfDirectory(atPath: parent.path).filter { $0.hasPrefix(".out.partial-") }
-            midWrite = try partial.contains { !(try FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path)).isEmpty }
-            if !midWrite { usleep(2_000) }
+            for name in partial where !watched.contains(name) {
+                try? events.watch(parent.appendingPathComponent(name))  // it may be gone already (renamed into place)
+                watched.insert(name)
+            }
+            midWrite = partial.contains { !((try? FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path)) ?? []).isEmpty }
+            if midWrite { break }
+            switch try events.wait(orEndOf: stdout.fileHandleForReading, timeoutSeconds: 120) {
+            case .folderChanged: continue
+            case .endOfFile, .timedOut: break waiting
+            }
         }
         XCTAssertTrue(midWrite, "the convert never had a half-written temporary folder")
         XCTAssertTrue(process.isRunning, "the convert finished before the signal")
@@ -106,14 +121,11 @@ final class OutputSafetyTests: XCTestCase {
         let wide = try seededModel("wide", cfgText: Self.largeCfg, seed: 7)
         let parent = root.appendingPathComponent("parent")
         let out = parent.appendingPathComponent("out")
-        var results = [CommandRunner.Result?](repeating: nil, count: 2)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            let model = i == 0 ? narrow : wide
-            let result = try? CommandRunner.run(["convert", model.cfg, model.weights, "--out", out.path])
-            lock.lock(); results[i] = result; lock.unlock()
+        // Both runs start at once; each returns its own result (no state shared between the threads).
+        let runs = [narrow, wide].map { model in
+            BackgroundRun { try? CommandRunner.run(["convert", model.cfg, model.weights, "--out", out.path]) }
         }
-        for result in results {
+        for result in runs.map({ $0.wait() }) {
             XCTAssertEqual(result?.status, 0, result?.stderr ?? "did not run")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), ["out"], "no temporary folder left")
@@ -159,5 +171,104 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("not a FoldKit output"), run.stderr)
         XCTAssertEqual(try snapshot(home), before)
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: root.path)), ["home", "small.weights"])
+    }
+}
+
+/// A closure run on a thread of its own, its result collected with `wait()`.
+private final class BackgroundRun<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value: Value?
+
+    init(_ body: @escaping @Sendable () -> Value) {
+        Thread { [self] in
+            value = body()
+            done.signal()
+        }.start()
+    }
+
+    /// Waits for the closure (call once) and returns what it returned.
+    func wait() -> Value {
+        done.wait()
+        return value!
+    }
+}
+
+/// File-system events on a few folders, and the end of a pipe, waited for together: inotify on Linux,
+/// kqueue on Apple platforms. `wait` returns as soon as an entry is created in (or moved into) a watched
+/// folder, the pipe reaches end of file (the writer exited), or the timeout passes.
+final class FolderEvents {
+    enum Event { case folderChanged, endOfFile, timedOut }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let queue: Int32
+    private var folders: [Int32] = []
+
+    init() throws {
+        #if os(Linux)
+        queue = inotify_init1(Int32(IN_CLOEXEC))
+        #else
+        queue = kqueue()
+        #endif
+        guard queue >= 0 else { throw Failure(description: "cannot create a file event queue (errno \(errno))") }
+    }
+
+    deinit {
+        for folder in folders { close(folder) }
+        close(queue)
+    }
+
+    func watch(_ folder: URL) throws {
+        #if os(Linux)
+        guard inotify_add_watch(queue, folder.path, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0 else {
+            throw Failure(description: "cannot watch \(folder.path) (errno \(errno))")
+        }
+        #else
+        let descriptor = open(folder.path, O_EVTONLY)
+        guard descriptor >= 0 else { throw Failure(description: "cannot open \(folder.path) (errno \(errno))") }
+        folders.append(descriptor)
+        var change = kevent(ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
+                            fflags: UInt32(NOTE_WRITE), data: 0, udata: nil)
+        guard kevent(queue, &change, 1, nil, 0, nil) >= 0 else { throw Failure(description: "cannot watch \(folder.path) (errno \(errno))") }
+        #endif
+    }
+
+    /// Blocks until a watched folder changes, `pipe` reaches end of file, or `timeoutSeconds` pass. Data
+    /// read from the pipe on the way is dropped.
+    func wait(orEndOf pipe: FileHandle, timeoutSeconds: Int) throws -> Event {
+        let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return .timedOut }
+            #if os(Linux)
+            var descriptors = [pollfd(fd: queue, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: pipe.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, Int32(min(remaining * 1000, Double(Int32.max))) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw Failure(description: "poll failed (errno \(errno))") }
+            if descriptors[0].revents != 0 {
+                _ = read(queue, &buffer, buffer.count)  // the events themselves: the caller looks at the folders
+                return .folderChanged
+            }
+            if descriptors[1].revents != 0 {
+                if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
+            }
+            #else
+            var readable = kevent(ident: UInt(pipe.fileDescriptor), filter: Int16(EVFILT_READ), flags: UInt16(EV_ADD | EV_CLEAR),
+                                  fflags: 0, data: 0, udata: nil)
+            guard kevent(queue, &readable, 1, nil, 0, nil) >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
+            var event = kevent()
+            var timeout = timespec(tv_sec: Int(remaining) + 1, tv_nsec: 0)
+            let ready = kevent(queue, nil, 0, &event, 1, &timeout)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
+            if ready == 0 { continue }
+            if event.filter == Int16(EVFILT_VNODE) { return .folderChanged }
+            if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
+            #endif
+        }
     }
 }

@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
         // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
-        .library(name: "FoldKitLoader", targets: ["FoldKitLoader"]),
+        .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
         .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
@@ -50,17 +50,20 @@ let package = Package(
         // The per-element passes of verify's layer comparison, vectorised; AVX2 chosen at run time.
         .target(name: "CDeviationScan", dependencies: ["CCPUFeatures"]),
 
-        .target(name: "FoldKitCore"),
-        // No dependency beyond Foundation (and CryptoKit where the platform has it).
-        .target(name: "FoldKitLoader"),
-        .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
+        // The blob format: manifest types, tensor roles, layouts, dtypes, the folder reader. Foundation only
+        // (and CryptoKit where the platform has it), so an app reading blobs links nothing else.
+        .target(name: "FoldKitBlobFormat"),
+        .target(name: "FoldKitCore", dependencies: ["FoldKitBlobFormat"]),
+        // The app side: reads a blob folder through FoldKitBlobFormat, with Foundation only.
+        .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat"]),
+        .target(name: "FoldKitDarknet", dependencies: ["FoldKitBlobFormat", "FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
             dependencies: ["FoldKitCore", "CHDF5", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath", "CWinograd",
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath", "CWinograd",
                 "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -70,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "FoldKitCLI",
             dependencies: [
-                "FoldKit",
+                "FoldKit", "FoldKitBlobFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
@@ -78,6 +81,9 @@ let package = Package(
 
         // Shared test helpers (paths to Fixtures/ and ../shared); used by tests only.
         .target(name: "FoldKitTestSupport", path: "Tests/FoldKitTestSupport"),
+        .testTarget(
+            name: "FoldKitBlobFormatTests",
+            dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoldKit
+import FoldKitBlobFormat
 import Foundation
 
 /// `foldkit convert`: fold batch norm and write float32 blobs plus manifest.json.
@@ -31,7 +32,7 @@ struct ConvertCommand: ParsableCommand {
         // which the writer finds while hashing; only then is the source scanned to name the element.
         // With --allow-nonfinite every finding is listed first and the blobs written as they are.
         try health.refuseUnhealthy(network, skipping: health.allowNonfinite ? [] : [.weights])
-        let refuse: ([BlobManifest.Tensor]) throws -> Void = { tensors in
+        let refuse: ([BlobEntry]) throws -> Void = { tensors in
             try health.refuseUnhealthy(network)
             let names = tensors.map { "\($0.file) (layer \($0.layer))" }.joined(separator: ", ")
             throw FoldKitError(.badInput, "folded weights or biases are not finite: the fold overflowed float32",

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKit
 
 /// `convert --json`: what was written (Docs/CLI.md "JSON documents").

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoldKit
+import FoldKitBlobFormat
 
 /// The model files and reading options every command shares.
 struct ModelArguments: ParsableArguments {

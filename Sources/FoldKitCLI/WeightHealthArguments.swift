@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoldKit
+import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 

@@ -116,7 +116,7 @@ public enum DarknetReader {
             let available = max(0, fileSize - (cut?.byteOffset ?? fileSize))
             throw FoldKitError(
                 .badInput,
-                "weights file ends inside the \(cut?.role.rawValue ?? "tensors") of this layer (\(cut?.count ?? 0) floats = \(cut?.byteCount ?? 0) bytes, \(available) present)",
+                "weights file ends inside the \(cut?.role.readableName ?? "tensors") of this layer (\(cut?.count ?? 0) floats = \(cut?.byteCount ?? 0) bytes, \(available) present)",
                 file: path, layer: cut?.layerLabel, byteOffset: cut?.byteOffset ?? fileSize,
                 expected: expectation, found: "\(fileSize) bytes")
         }

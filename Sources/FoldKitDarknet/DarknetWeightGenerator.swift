@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 
@@ -29,7 +30,7 @@ public enum DarknetWeightGenerator: String, CaseIterable, Sendable {
 
     /// Draws the values of one layer's tensors, in file order. `tensors` are the layer's planned tensors
     /// (role, count, fan_in); the result has one array per tensor.
-    func drawLayer(_ tensors: [(role: DarknetTensorRole, count: Int, fanIn: Int)], from generator: inout SplitMix64) -> [[Float]] {
+    func drawLayer(_ tensors: [(role: TensorRole, count: Int, fanIn: Int)], from generator: inout SplitMix64) -> [[Float]] {
         let hasBatchNorm = tensors.contains { $0.role == .gamma }
         var values: [[Float]] = []
         values.reserveCapacity(tensors.count)
@@ -52,7 +53,7 @@ public enum DarknetWeightGenerator: String, CaseIterable, Sendable {
         return values
     }
 
-    private func draw(_ role: DarknetTensorRole, fanIn: Int, hasBatchNorm: Bool, from generator: inout SplitMix64) -> Float {
+    private func draw(_ role: TensorRole, fanIn: Int, hasBatchNorm: Bool, from generator: inout SplitMix64) -> Float {
         let fan = Double(max(fanIn, 1))
         switch (self, role) {
         case (.uniform, .bias), (.uniform, .mean): return generator.nextFloat(in: -0.1, 0.1)
@@ -74,6 +75,8 @@ public enum DarknetWeightGenerator: String, CaseIterable, Sendable {
         case (.wide, .variance):
             let exponent = -8 + 9 * generator.nextUnit()
             return Float(pow(10, exponent))
+        case (_, .beta), (_, .scale), (_, .shift), (_, .alpha):
+            return 0  // not in a .weights file: Darknet's biases are the batch norm's beta
         }
     }
 

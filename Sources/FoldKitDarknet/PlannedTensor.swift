@@ -1,9 +1,10 @@
+import FoldKitBlobFormat
 import FoldKitCore
 
 /// One tensor of the weights file as the cfg implies it: who owns it, where it starts, how many floats.
 struct PlannedTensor: Sendable {
     var layerLabel: String
-    var role: DarknetTensorRole
+    var role: TensorRole
     /// Absolute byte offset in the weights file (header included).
     var byteOffset: Int
     var count: Int

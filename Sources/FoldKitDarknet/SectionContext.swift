@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 
 /// Everything a section builder needs: the section, its layer index and label, the shapes built so
@@ -51,7 +52,7 @@ struct SectionContext {
         return resolved
     }
 
-    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0) throws -> WeightTensor {
+    func take(_ role: TensorRole, shape: [Int], fanIn: Int = 0) throws -> WeightTensor {
         do {
             return try cursor.take(role, shape: shape, fanIn: fanIn, layer: label)
         } catch let error as FoldKitError where error.file == nil {

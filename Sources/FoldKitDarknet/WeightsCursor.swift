@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 
 /// Hands out the layers' tensors in file order. With a weights file each tensor is a `FileSpan`
@@ -21,16 +22,16 @@ final class WeightsCursor {
     /// `shape` must fit `Int` with its byte offset, and without a weights file the zero-filled total
     /// stays within `SizeLimits.maximumZeroFilledWeightElements`. (With a file nothing is allocated
     /// here; the reader compares the plan with the file's size afterwards.)
-    func take(_ role: DarknetTensorRole, shape: [Int], fanIn: Int = 0, layer: String) throws -> WeightTensor {
+    func take(_ role: TensorRole, shape: [Int], fanIn: Int = 0, layer: String) throws -> WeightTensor {
         guard let count = SizeLimits.elementCount(shape), count <= Int.max / 8 - offset else {
-            throw FoldKitError(.badInput, "\(role.rawValue) tensor \(shape) is larger than any file can hold", file: path, layer: layer,
+            throw FoldKitError(.badInput, "\(role.readableName) tensor \(shape) is larger than any file can hold", file: path, layer: layer,
                                byteOffset: path == nil ? nil : offset, expected: "a size that fits in a weights file", found: "shape \(shape)")
         }
         if path == nil {
             guard count <= SizeLimits.maximumZeroFilledWeightElements - zeroFilled else {
                 throw FoldKitError(.badInput, "the cfg describes more parameters than FoldKit zero-fills without a weights file", layer: layer,
                                    expected: "at most \(SizeLimits.maximumZeroFilledWeightElements) values in all",
-                                   found: "\(zeroFilled + count) values up to this \(role.rawValue) tensor \(shape)")
+                                   found: "\(zeroFilled + count) values up to this \(role.readableName) tensor \(shape)")
             }
             zeroFilled += count
         }

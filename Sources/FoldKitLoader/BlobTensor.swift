@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import Foundation
 
 /// One blob of a folder: its manifest entry and its bytes (memory-mapped unless the folder was loaded
@@ -9,25 +10,26 @@ import Foundation
 /// - "sliced-depthwise": (((o/4)*kh + y)*kw + x)*4 + o%4; `shape` = [ceil(O/4), kh, kw, 4]
 /// - "C": a vector [C];  "CHW": [C, H, W] channel-major
 public struct BlobTensor: Sendable {
-    /// The blob's name ("conv0_W"), unique in the folder.
-    public var name: String
-    /// The index of the layer it belongs to (`BlobLayer.index`).
-    public var layer: Int
-    /// What the blob is to its layer.
-    public var role: BlobTensorRole
-    /// The file name inside the folder.
-    public var file: String
-    /// The shape in the order of `layout` (the padded shape for the sliced layouts).
-    public var shape: [Int]
-    /// OHWI, OIHW, HWIO, sliced, sliced-depthwise, C or CHW.
-    public var layout: String
-    /// The SHA-256 (hex) manifest.json records for the file.
-    public var sha256: String
+    /// The blob's manifest entry (name, layer, role, file, shape, layout, dtype, byte count, SHA-256).
+    public let entry: BlobEntry
     /// The file's bytes: `shape.reduce(1, *) * 4` of them.
-    public var data: Data
+    public let data: Data
+
+    /// The blob's name ("conv0_W"), unique in the folder.
+    public var name: String { entry.name }
+    /// The index of the layer it belongs to (`BlobLayer.index`).
+    public var layer: Int { entry.layer }
+    /// What the blob is to its layer.
+    public var role: TensorRole { entry.role }
+    /// The file name inside the folder.
+    public var file: String { entry.file }
+    /// The shape in the order of `layout` (the padded shape for the sliced layouts).
+    public var shape: [Int] { entry.shape }
+    /// OHWI, OIHW, HWIO, sliced, sliced-depthwise, C or CHW (`BlobLayout`).
+    public var layout: String { entry.layout }
 
     /// The number of float32 values, the product of `shape`.
-    public var count: Int { shape.reduce(1, *) }
+    public var count: Int { entry.elementCount }
 
     /// Calls `body` with the values in place (no copy). The bytes are little-endian float32, which is
     /// the byte order of every platform Swift runs on (arm64, x86_64); a misaligned buffer (never the

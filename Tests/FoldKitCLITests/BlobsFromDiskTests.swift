@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 @testable import FoldKit
 import FoldKitTestSupport
 import Foundation
@@ -49,7 +50,7 @@ final class BlobsFromDiskTests: XCTestCase {
         let result = try CommandRunner.run(["verify", m.cfg, m.weights, "--blobs", m.blobs.path])
         XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("conv3_W"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("content changed"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("SHA-256 of conv3_W differs from the manifest"), result.stdout)
     }
 
     func testBlobTransposedToOIHWIsCaught() throws {
@@ -80,7 +81,7 @@ final class BlobsFromDiskTests: XCTestCase {
         let truncated = try CommandRunner.run(["verify", m.cfg, m.weights, "--blobs", m.blobs.path])
         XCTAssertEqual(truncated.status, 2, truncated.stdout + truncated.stderr)
         XCTAssertTrue(truncated.stdout.contains("conv5_b"), truncated.stdout)
-        XCTAssertTrue(truncated.stdout.contains("size is"), truncated.stdout)
+        XCTAssertTrue(truncated.stdout.contains("size of conv5_b differs from the manifest"), truncated.stdout)
 
         try FileManager.default.removeItem(at: m.blobs.appendingPathComponent("conv7_W.bin"))
         let missing = try CommandRunner.run(["verify", m.cfg, m.weights, "--blobs", m.blobs.path])

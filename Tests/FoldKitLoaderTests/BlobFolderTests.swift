@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import Crypto
 @testable import FoldKit
 import FoldKitLoader
@@ -22,8 +23,8 @@ final class BlobFolderTests: XCTestCase {
         return (try FoldBatchNorm.apply(to: network), blobs)
     }
 
-    private func loaderError(_ body: () throws -> Void) -> BlobLoaderError? {
-        do { try body() } catch let error as BlobLoaderError { return error } catch { XCTFail("\(error)") }
+    private func loaderError(_ body: () throws -> Void) -> BlobFolderError? {
+        do { try body() } catch let error as BlobFolderError { return error } catch { XCTFail("\(error)") }
         return nil
     }
 
@@ -104,8 +105,8 @@ final class BlobFolderTests: XCTestCase {
         let manifestURL = url.appendingPathComponent("manifest.json")
         let original = try String(contentsOf: manifestURL, encoding: .utf8)
         for (change, kind, file) in [
-            (original.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"), BlobLoaderError.Kind.badManifest, "manifest.json"),
-            (original.replacingOccurrences(of: "\"conv0_W.bin\"", with: "\"..\\/conv0_W.bin\""), .badEntry, "../conv0_W.bin"),
+            (original.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"), BlobFolderError.Kind.badManifest, "manifest.json"),
+            (original.replacingOccurrences(of: "\"conv0_W.bin\"", with: "\"..\\/conv0_W.bin\""), .unsafeFileName, "../conv0_W.bin"),
             (original.replacingOccurrences(of: "\"float32\"", with: "\"float16\""), .badEntry, "conv0_W.bin"),
             ("{}", .badManifest, "manifest.json"),
         ] {

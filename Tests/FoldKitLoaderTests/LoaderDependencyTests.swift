@@ -2,24 +2,29 @@ import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// An app links FoldKitLoader without HDF5, BLAS or any package: the target declares no dependency and
-/// its sources import Foundation and (on Apple platforms, guarded) CryptoKit only.
+/// An app links FoldKitLoader without HDF5, BLAS or any package: FoldKitLoader depends on FoldKitBlobFormat
+/// only, FoldKitBlobFormat on nothing, and their sources import Foundation and (on Apple platforms,
+/// guarded) CryptoKit besides the format module.
 final class LoaderDependencyTests: XCTestCase {
     func testLoaderNeedsFoundationOnly() throws {
         let manifest = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\")"), "FoldKitLoader is declared without dependencies")
-        XCTAssertTrue(manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\"])"))
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitBlobFormat\")"), "FoldKitBlobFormat is declared without dependencies")
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\"])"))
+        XCTAssertTrue(manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\"])"))
 
-        let folder = TestData.repositoryRoot.appendingPathComponent("Sources/FoldKitLoader")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-        XCTAssertGreaterThan(files.count, 3)
-        for file in files {
-            let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
-            for (number, line) in lines.enumerated() where line.hasPrefix("import ") {
-                let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
-                XCTAssertTrue(["Foundation", "CryptoKit"].contains(module), "\(file):\(number + 1) imports \(module)")
-                if module == "CryptoKit" {
-                    XCTAssertEqual(number > 0 ? lines[number - 1].trimmingCharacters(in: .whitespaces) : "", "#if canImport(CryptoKit)", "\(file): CryptoKit import is guarded")
+        for (target, allowed) in [("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat"]), ("FoldKitBlobFormat", ["Foundation", "CryptoKit"])] {
+            let folder = TestData.repositoryRoot.appendingPathComponent("Sources/\(target)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            XCTAssertGreaterThan(files.count, 1, target)
+            for file in files {
+                let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+                for (number, line) in lines.enumerated() where line.hasPrefix("import ") {
+                    let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
+                    XCTAssertTrue(allowed.contains(module), "\(target)/\(file):\(number + 1) imports \(module)")
+                    if module == "CryptoKit" {
+                        XCTAssertEqual(number > 0 ? lines[number - 1].trimmingCharacters(in: .whitespaces) : "", "#if canImport(CryptoKit)",
+                                       "\(target)/\(file): CryptoKit import is guarded")
+                    }
                 }
             }
         }

@@ -1,10 +1,13 @@
-import Foundation
+import FoldKitBlobFormat
+import FoldKitBlobFormat
 import FoldKitCore
+import Foundation
 
 /// Re-reads a blob folder written by `BlobWriter` so that `verify --blobs` checks what ships.
 ///
-/// Every tensor in the manifest is checked: the file exists, its size is shape x 4 bytes and equals
-/// the recorded byte count, and its SHA-256 matches. The folded network is then rebuilt from the files
+/// Every blob in the manifest goes through the format's reader (`BlobFolderReader`: plain file name, dtype
+/// and layout known, byte count = shape x 4, the file there with that size, its SHA-256 the manifest's), and
+/// every problem is collected rather than the first thrown. The folded network is then rebuilt from the files
 /// (weights moved back from the manifest's layout to OIHW) on top of the model's own structure.
 public enum BlobReader {
     /// One thing wrong with one blob. In JSON: `tensor`, `file`, `problem` (the sentence) and `missing`.
@@ -13,6 +16,8 @@ public enum BlobReader {
         public enum Kind: Sendable {
             /// The manifest's file name leaves the blob folder.
             case unsafeFileName
+            /// The manifest's entry is inconsistent (unknown dtype or layout, byte count not the shape's).
+            case badEntry
             /// The file does not exist.
             case missingFile
             /// The file's size is not shape x 4 bytes or not the recorded byte count.
@@ -34,7 +39,7 @@ public enum BlobReader {
         /// A missing file (exit code 1) rather than a changed one (exit code 2).
         public var missing: Bool { kind == .missingFile }
         /// The blobs cannot be turned back into a network (a file is missing or has the wrong size).
-        public var preventsRebuild: Bool { kind == .missingFile || kind == .sizeMismatch }
+        public var preventsRebuild: Bool { kind == .missingFile || kind == .sizeMismatch || kind == .badEntry || kind == .unsafeFileName }
 
         /// A problem with blob `tensor` in `file`.
         public init(tensor: String, file: String, problem: String, kind: Kind) {
@@ -81,42 +86,21 @@ public enum BlobReader {
     /// blob values when every blob has its size. Throws `FoldKitError` when manifest.json is missing or not
     /// a FoldKit blob manifest; other problems are reported in `Result.problems`.
     public static func read(folder: URL, model: Network) throws -> Result {
-        let manifestURL = folder.appendingPathComponent("manifest.json")
-        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw FoldKitError(.io, "no manifest.json in the blob folder", file: manifestURL.path)
-        }
         let manifest: BlobManifest
-        do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch {
-            throw FoldKitError(.badInput, "manifest.json is not a FoldKit blob manifest: \(error)", file: manifestURL.path)
-        }
-        guard manifest.format == BlobManifest.formatName, manifest.version == BlobManifest.currentVersion else {
-            throw FoldKitError(.badInput, "unknown manifest format", file: manifestURL.path,
-                               expected: "\(BlobManifest.formatName) v\(BlobManifest.currentVersion)", found: "\(manifest.format) v\(manifest.version)")
+        do { manifest = try BlobFolderReader.manifest(in: folder) } catch let error as BlobFolderError {
+            throw FoldKitError(error.kind == .missingManifest ? .io : .badInput, error.message,
+                               file: folder.appendingPathComponent(error.file).path, expected: error.expected, found: error.found)
         }
         var problems: [Problem] = []
         var values: [String: [Float]] = [:]
-        for tensor in manifest.tensors {
-            guard SafeFileName.isPlain(tensor.file) else {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file name leaves the blob folder", kind: .unsafeFileName))
-                continue
+        for entry in manifest.tensors {
+            do {
+                let blob = try BlobFolderReader.load(entry, in: folder, memoryMapped: false, digest: { Checksum.sha256Hex($0) })
+                if let mismatch = blob.checksumMismatch { problems.append(Problem(entry, mismatch)) }
+                values[entry.name] = FloatFileReader.decodeLittleEndianFloats(blob.data)
+            } catch let error as BlobFolderError {
+                problems.append(Problem(entry, error))
             }
-            let path = folder.appendingPathComponent(tensor.file).path
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file, problem: "file is missing", kind: .missingFile))
-                continue
-            }
-            let expectedBytes = tensor.shape.reduce(1, *) * 4
-            if bytes.count != expectedBytes || bytes.count != tensor.byteCount {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file,
-                                        problem: "size is \(bytes.count) bytes, the manifest's shape \(tensor.shape) needs \(expectedBytes)", kind: .sizeMismatch))
-                continue
-            }
-            let digest = Checksum.sha256Hex(bytes)
-            if digest != tensor.sha256 {
-                problems.append(Problem(tensor: tensor.name, file: tensor.file,
-                                        problem: "content changed: sha256 \(digest.prefix(16))... differs from the manifest's \(tensor.sha256.prefix(16))...", kind: .checksumMismatch))
-            }
-            values[tensor.name] = FloatFileReader.decodeLittleEndianFloats(bytes)
         }
         for (name, digest) in manifest.source.sha256 {
             if let file = model.sourceFiles.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }),
@@ -136,22 +120,22 @@ public enum BlobReader {
         for i in network.layers.indices {
             let layer = network.layers[i]
             let tensors = byLayer[layer.index] ?? []
-            func blob(_ role: TensorRole) throws -> (BlobManifest.Tensor, [Float]) {
+            func blob(_ role: TensorRole) throws -> (BlobEntry, [Float]) {
                 guard let entry = tensors.first(where: { $0.role == role }), let v = values[entry.name] else {
                     throw FoldKitError(.badInput, "the manifest has no \(role.rawValue) blob for this layer", file: "manifest.json", layer: layer.label)
                 }
                 return (entry, v)
             }
-            /// The manifest's layout of a weights blob; "sliced-depthwise" must be (and only be) on a depthwise layer.
-            func layout(_ entry: BlobManifest.Tensor) throws -> WeightLayout {
+            /// The weight layout a weights blob's manifest layout names; "sliced-depthwise" must be (and only be)
+            /// on a depthwise layer.
+            func layout(_ entry: BlobEntry) throws -> WeightLayout {
                 let depthwise = BlobWriter.isDepthwise(layer, in: network)
-                if entry.layout == WeightLayoutTransform.depthwiseSlicedName, depthwise { return .sliced }
-                guard let l = WeightLayout(rawValue: entry.layout), !(l == .sliced && depthwise) else {
-                    let names = WeightLayout.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw FoldKitError(.badInput, "unknown layout for this layer", file: entry.file, layer: layer.label,
-                                       expected: depthwise ? "\(names) or \(WeightLayoutTransform.depthwiseSlicedName)" : names, found: entry.layout)
+                let stored = BlobLayout(rawValue: entry.layout)
+                guard let match = WeightLayout.allCases.first(where: { $0.blobLayout(depthwise: depthwise) == stored }) else {
+                    let names = WeightLayout.allCases.map { $0.blobLayout(depthwise: depthwise).rawValue }.joined(separator: ", ")
+                    throw FoldKitError(.badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout)
                 }
-                return l
+                return match
             }
             /// The weights blob moved back from its manifest layout to OIHW (dims as BlobWriter wrote them).
             func oihwWeights() throws -> [Float] {
@@ -190,5 +174,21 @@ public enum BlobReader {
             }
         }
         return network
+    }
+}
+
+extension BlobReader.Problem {
+    /// The problem `error` (from `BlobFolderReader`) with blob `entry`: its sentence is the error's message with
+    /// the expected and found values.
+    init(_ entry: BlobEntry, _ error: BlobFolderError) {
+        let kind: Kind
+        switch error.kind {
+        case .unsafeFileName: kind = .unsafeFileName
+        case .missingFile: kind = .missingFile
+        case .sizeMismatch: kind = .sizeMismatch
+        case .checksumMismatch: kind = .checksumMismatch
+        case .badEntry, .badManifest, .missingManifest: kind = .badEntry
+        }
+        self.init(tensor: entry.name, file: entry.file, problem: error.sentence, kind: kind)
     }
 }

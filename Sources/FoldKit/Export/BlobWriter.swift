@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import Foundation
 import FoldKitCore
 
@@ -25,16 +26,16 @@ public enum BlobWriter {
         /// to the write and the hash on other cores. The bytes written do not depend on it.
         public var chunkBytes: Int
         /// `fsync` every blob, the manifest and the folder before the folder is swapped into place, so the
-        /// output survives a power loss; by default it is atomic only (Docs/Security.md, "Durability").
+        /// output survives a power loss; by default it is atomic only (Docs/Security.md, "Output safety", item "Durability").
         public var durable: Bool
         /// Called before the folder is put in place when written blobs hold a NaN or an infinity (checked
         /// while hashing, at no extra pass), with those tensors; throwing discards the whole output.
         /// `foldkit convert` refuses there unless `--allow-nonfinite` (`WeightHealthCheck` names the
         /// source element). Nil: such blobs are written.
-        public var onNonFiniteBlobs: (([BlobManifest.Tensor]) throws -> Void)?
+        public var onNonFiniteBlobs: (([BlobEntry]) throws -> Void)?
         /// OHWI weights in chunks of 256 KiB, atomic (not durable) output, unless told otherwise.
         public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10, durable: Bool = false,
-                    onNonFiniteBlobs: (([BlobManifest.Tensor]) throws -> Void)? = nil) {
+                    onNonFiniteBlobs: (([BlobEntry]) throws -> Void)? = nil) {
             self.layout = layout
             self.chunkBytes = chunkBytes
             self.durable = durable
@@ -66,7 +67,7 @@ public enum BlobWriter {
             let largest = network.layers.map(largestStreamedTensor).max() ?? 0
             let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
             let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
-            var tensors: [BlobManifest.Tensor] = []
+            var tensors: [BlobEntry] = []
             do {
                 var usedPrefixes = Set<String>()
                 var bytesWritten = 0
@@ -97,15 +98,14 @@ public enum BlobWriter {
             try snapshot.checkUnchanged()
             progress?.finish()
             let manifest = BlobManifest(
-                format: BlobManifest.formatName, version: BlobManifest.currentVersion,
-                source: .init(
+                source: BlobSource(
                     format: network.format.rawValue,
                     files: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                     sha256: sourceSums, bnEpsilon: network.epsilonConvention.epsilon,
                     bnEpsilonMode: network.epsilonConvention.placement.rawValue),
-                layers: network.layers.map(BlobManifest.LayerEntry.init),
+                layers: network.layers.map(BlobLayer.init),
                 tensors: tensors)
-            try JSONOutput.write(manifest, to: try folder.url(for: "manifest.json"))
+            try JSONOutput.write(manifest, to: try folder.url(for: BlobManifest.fileName))
             return manifest
         }
     }

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import Foundation
 import FoldKitCore
 
@@ -34,10 +35,10 @@ final class LayerStream {
         }
     }
 
-    func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobManifest.Tensor] {
+    func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobEntry] {
         // `usedPrefixes` holds lowercase prefixes: names differing only by case must not share files.
         let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, format: network.format), index: layer.index, taken: &usedPrefixes)
-        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: String)]
+        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)]
         // The fold pass reads the bias and batch norm (file order: bias or beta, gamma, mean, variance,
         // then the weights) and checks their sizes; errors name the layer.
         if let plan = try FoldBatchNorm.plan(for: layer, reader: reader),
@@ -52,16 +53,16 @@ final class LayerStream {
                 throw error.located(file: layer.source.file, layer: layer.label)
             }
             blobs = [(.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape,
-                      WeightLayoutTransform.manifestName(layout, depthwise: depthwise)),
-                     (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], "C")]
+                      layout.blobLayout(depthwise: depthwise)),
+                     (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], .vector)]
         } else {
             do {
                 switch try FoldBatchNorm.fold(layer.kind) {
                 case .channelAffine(let a):
-                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, "C"),
-                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, "C")]
+                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, .vector),
+                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, .vector)]
                 case .prelu(let alpha):
-                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? "C" : "CHW")]
+                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
                 default:
                     return []
                 }
@@ -69,15 +70,15 @@ final class LayerStream {
                 throw error.located(file: layer.source.file, layer: layer.label)
             }
         }
-        var tensors: [BlobManifest.Tensor] = []
+        var tensors: [BlobEntry] = []
         for (offset, blob) in blobs.enumerated() {
             let fileName = "\(prefix)_\(blob.suffix).bin"
             if case .values(let values) = blob.payload {
                 sink.write(values, to: try folder.url(for: fileName).path, key: firstKey + offset)
             }
-            tensors.append(BlobManifest.Tensor(
+            tensors.append(BlobEntry(
                 name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                layout: blob.layout, dtype: "float32", byteCount: blob.payload.count * 4, sha256: ""))
+                layout: blob.layout.rawValue, dtype: BlobDType.float32.rawValue, byteCount: blob.payload.count * BlobDType.float32.size, sha256: ""))
         }
         return tensors
     }

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 
 /// Moves 4-D weights between FoldKit's internal OIHW layout and the layout an engine wants; the one place
@@ -34,14 +35,6 @@ enum WeightLayoutTransform {
         dims.count == 4 && groups > 1 && dims[1] == 1 && dims[0] == groups
     }
 
-    /// The manifest's `layout` string of a weights blob: the layout's name, "sliced-depthwise" for the
-    /// depthwise sliced form.
-    static func manifestName(_ layout: WeightLayout, depthwise: Bool) -> String {
-        layout == .sliced && depthwise ? depthwiseSlicedName : layout.rawValue
-    }
-
-    /// The manifest's name for the depthwise sliced form.
-    static let depthwiseSlicedName = "sliced-depthwise"
 
     /// The OIHW `source` (`dims` = [O, I, kh, kw]) rearranged into `layout`.
     static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
@@ -79,7 +72,7 @@ enum WeightLayoutTransform {
         if layout == .sliced { try checkDepthwise(depthwise, d) }
         let storedCount = shape(dims, in: layout, depthwise: depthwise).reduce(1, *)
         guard stored.count == storedCount else {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(shape(dims, in: layout, depthwise: depthwise)) = \(storedCount) values in \(manifestName(layout, depthwise: depthwise))", found: "\(stored.count)")
+            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(shape(dims, in: layout, depthwise: depthwise)) = \(storedCount) values in \(layout.blobLayout(depthwise: depthwise).rawValue)", found: "\(stored.count)")
         }
         if layout == .oihw { return stored }
         var out = [Float](repeating: 0, count: dims.reduce(1, *))

@@ -1,4 +1,5 @@
 import Dispatch
+import FoldKitBlobFormat
 import FoldKitCore
 
 /// Scans every parameter tensor of a network for values no conversion can carry: NaN or infinity in

@@ -1,3 +1,5 @@
+import FoldKitBlobFormat
+
 /// File names derived from model files (Keras layer names may hold '/', '..', NUL, spaces, any
 /// Unicode, be hundreds of characters long, or differ only by letter case). Docs/Security.md,
 /// "Name sanitising".
@@ -24,9 +26,7 @@ enum SafeFileName {
     }
 
     /// True when `name` is one path component that stays inside its folder.
-    static func isPlain(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\\") && !name.contains("\0")
-    }
+    static func isPlain(_ name: String) -> Bool { BlobFolderReader.isPlainFileName(name) }
 
     /// `base`, or when that is taken `base_<index>`, `base_<index>_2`, ... : the first candidate
     /// whose lowercase form is not in `taken` (which it is then added to). Comparing lowercase keeps

@@ -48,7 +48,7 @@ final class BlobReaderProblemTests: XCTestCase {
         try Data(try Data(contentsOf: weights).dropLast(4)).write(to: weights)
         result = try BlobReader.read(folder: folder, model: network)
         XCTAssertEqual(result.problems.map(\.kind), [.sizeMismatch, .checksumMismatch])
-        XCTAssertTrue(result.problems[0].problem.hasPrefix("size is 212 bytes"), result.problems[0].problem)
+        XCTAssertEqual(result.problems[0].problem, "size of conv0_W differs from the manifest (expected 216 bytes, found 212 bytes)")
         XCTAssertNil(result.network, "a file of the wrong size cannot be rebuilt")
 
         try FileManager.default.removeItem(at: weights)

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 @testable import FoldKit
 import FoldKitTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 @testable import FoldKit
 import FoldKitTestSupport
 import Foundation
@@ -41,7 +42,7 @@ final class NonFiniteBlobTests: XCTestCase {
         try Data("[net]\n".utf8).write(to: sourceFile)
         let network = try overflowingNetwork(sourceFile: sourceFile.path)
         var reported: [String] = []
-        let refuse: ([BlobManifest.Tensor]) throws -> Void = { tensors in
+        let refuse: ([BlobEntry]) throws -> Void = { tensors in
             reported = tensors.map(\.file)
             throw Refused()
         }

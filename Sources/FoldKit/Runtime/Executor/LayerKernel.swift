@@ -1,3 +1,5 @@
+import FoldKitBlobFormat
+
 /// One layer's computation, prepared once by `Executor.init` (parameters converted to `Scalar`,
 /// geometry checked) and run by `Executor.run`.
 protocol LayerKernel<Scalar> {

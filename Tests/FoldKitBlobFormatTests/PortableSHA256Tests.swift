@@ -1,5 +1,5 @@
 import Crypto
-import FoldKitLoader
+import FoldKitBlobFormat
 import Foundation
 import XCTest
 

@@ -10,4 +10,13 @@ public struct BlobSource: Codable, Equatable, Sendable {
     public var bnEpsilon: Double
     /// "inside" (gamma / sqrt(var + eps)) or "outside" (gamma / (sqrt(var) + eps)).
     public var bnEpsilonMode: String
+
+    /// A source with every field given.
+    public init(format: String, files: [String], sha256: [String: String], bnEpsilon: Double, bnEpsilonMode: String) {
+        self.format = format
+        self.files = files
+        self.sha256 = sha256
+        self.bnEpsilon = bnEpsilon
+        self.bnEpsilonMode = bnEpsilonMode
+    }
 }

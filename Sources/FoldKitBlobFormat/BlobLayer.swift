@@ -25,4 +25,21 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var activation: String?
     /// Batch norm was folded into this layer's weights and bias.
     public var foldedBatchNorm: Bool?
+
+    /// A layer with every field given (the optional ones only where they apply).
+    public init(index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
+                dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil) {
+        self.index = index
+        self.name = name
+        self.type = type
+        self.inputs = inputs
+        self.outputShape = outputShape
+        self.kernel = kernel
+        self.stride = stride
+        self.dilation = dilation
+        self.padding = padding
+        self.groups = groups
+        self.activation = activation
+        self.foldedBatchNorm = foldedBatchNorm
+    }
 }

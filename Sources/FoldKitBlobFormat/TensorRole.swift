@@ -1,5 +1,5 @@
 /// What a parameter tensor is to its layer. The raw values are the `role` strings of a blob folder's
-/// `manifest.json` (Docs/Architecture.md, "Blob output"), so encoding a role writes exactly that string.
+/// `manifest.json` (Docs/BlobFormat.md, "manifest.json"), so encoding a role writes exactly that string.
 ///
 /// - `weights`: a convolution's [O, I, kh, kw] kernel or a connected layer's [out, in] matrix
 /// - `bias`: the layer's own per-output bias

@@ -18,6 +18,17 @@ public enum WeightLayout: String, CaseIterable, Sendable, Codable {
     case hwio = "HWIO"
     case sliced = "sliced"
 
+    /// How a weights blob in this layout is listed in the manifest: the layout itself, or
+    /// `.slicedDepthwise` for the sliced form of a depthwise convolution's weights.
+    public func blobLayout(depthwise: Bool) -> BlobLayout {
+        switch self {
+        case .oihw: return .oihw
+        case .ohwi: return .ohwi
+        case .hwio: return .hwio
+        case .sliced: return depthwise ? .slicedDepthwise : .sliced
+        }
+    }
+
     /// The layout named `name` in any letter case ("ohwi", "OHWI", "Sliced"); nil for an unknown name.
     public init?(caseInsensitive name: String) {
         guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }

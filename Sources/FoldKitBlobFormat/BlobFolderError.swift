@@ -1,14 +1,17 @@
-/// Why a blob folder could not be loaded: what is wrong, the file, and the expected and found values.
+/// What is wrong with a blob folder or one of its blobs (`BlobFolderReader`): the kind, the file, and the
+/// expected and found values.
 ///
 /// `description` reads "conv0_W.bin: size differs from the manifest (expected 1728 bytes, found 1724 bytes)".
-public struct BlobLoaderError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct BlobFolderError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What kind of problem it is, for code that reacts to some of them.
     public enum Kind: String, Sendable {
         /// manifest.json is missing or unreadable.
         case missingManifest
         /// manifest.json is not JSON of the blob manifest's form, or names another format or version.
         case badManifest
-        /// A manifest entry is inconsistent (unknown dtype, shape and byte count disagree, unsafe file name).
+        /// A manifest entry's file name is not a plain name inside the folder ("../x.bin", "a/b.bin", "").
+        case unsafeFileName
+        /// A manifest entry is inconsistent (unknown dtype or layout, shape and byte count disagree).
         case badEntry
         /// A blob file is missing.
         case missingFile
@@ -39,14 +42,15 @@ public struct BlobLoaderError: Error, CustomStringConvertible, Equatable, Sendab
     }
 
     /// "file: message (expected ..., found ...)".
-    public var description: String {
-        var text = "\(file): \(message)"
+    public var description: String { "\(file): \(sentence)" }
+
+    /// "message (expected ..., found ...)": what is wrong without the file.
+    public var sentence: String {
         switch (expected, found) {
-        case let (e?, f?): text += " (expected \(e), found \(f))"
-        case let (e?, nil): text += " (expected \(e))"
-        case let (nil, f?): text += " (found \(f))"
-        case (nil, nil): break
+        case let (e?, f?): return "\(message) (expected \(e), found \(f))"
+        case let (e?, nil): return "\(message) (expected \(e))"
+        case let (nil, f?): return "\(message) (found \(f))"
+        case (nil, nil): return message
         }
-        return text
     }
 }

@@ -1,0 +1,34 @@
+import FoldKitBlobFormat
+import FoldKitCore
+
+/// The manifest's description of a network layer (`layers[]`, Docs/BlobFormat.md "manifest.json").
+extension BlobLayer {
+    /// Describes `layer` (before folding, so `foldedBatchNorm` can be told).
+    public init(_ layer: Layer) {
+        self.init(index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
+                  outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width])
+        switch layer.kind {
+        case .convolution(let c):
+            kernel = [c.kernelHeight, c.kernelWidth]
+            stride = [c.strideY, c.strideX]
+            dilation = [c.dilationY, c.dilationX]
+            padding = [c.padding.top, c.padding.left, c.padding.bottom, c.padding.right]
+            groups = c.groups
+            activation = c.activation.name
+            foldedBatchNorm = c.batchNorm != nil
+        case .fullyConnected(let f):
+            activation = f.activation.name
+            foldedBatchNorm = f.batchNorm != nil
+        case .pooling(let p):
+            kernel = [p.kernelHeight, p.kernelWidth]
+            stride = [p.strideY, p.strideX]
+            padding = [p.padding.top, p.padding.left, p.padding.bottom, p.padding.right]
+        case .sum(let s):
+            activation = s.activation.name
+        case .activation(let a):
+            activation = a.name
+        default:
+            break
+        }
+    }
+}

@@ -45,16 +45,48 @@ package final class FloatSpanReader {
         #endif
     }
 
-    /// The tensor's values: in-memory ones as they are, file-backed ones read through this reader.
+    /// The tensor's values: in-memory ones as they are, file-backed ones read through this reader (and
+    /// their rows scaled, for a folded tensor).
     package func floats(_ tensor: WeightTensor) throws -> [Float] {
-        switch tensor.storage {
-        case .values(let values): return values
-        case .file(let span):
-            return try [Float](unsafeUninitializedCapacity: span.count) { buffer, initialized in
-                try read(span, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<span.count]))
-                initialized = span.count
-            }
+        if case .values(let values) = tensor.storage { return values }
+        let count = tensor.fileSpan?.count ?? 0
+        return try [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try readRows(of: tensor, firstRow: 0, into: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+            initialized = count
         }
+    }
+
+    /// Reads `buffer.count` values of `tensor` from the start of output row `firstRow` into `buffer`, rows
+    /// being `rowLength` values long: in-memory values copied, file-backed ones read with one `pread`, and a
+    /// folded tensor's rows scaled (`RowScale.apply`). The range must lie inside the tensor.
+    package func readRows(of tensor: WeightTensor, firstRow: Int, rowLength: Int? = nil, into buffer: UnsafeMutableBufferPointer<Float>) throws {
+        let start = firstRow * (rowLength ?? 0)
+        switch tensor.storage {
+        case .values(let values):
+            guard start >= 0, start + buffer.count <= values.count else {
+                throw FoldKitError(.badInput, "tensor read past its end", expected: "\(values.count) values", found: "\(start + buffer.count)")
+            }
+            _ = buffer.update(fromContentsOf: values[start..<(start + buffer.count)])
+        case .file(let span):
+            try read(Self.part(of: span, start: start, count: buffer.count), into: buffer)
+        case .scaledFile(let span, let rowScale):
+            let length = rowScale.isEmpty ? 0 : span.count / rowScale.count
+            guard rowLength == nil || rowLength == length else {
+                throw FoldKitError(.badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
+                                   expected: "rows of \(length) values", found: "rows of \(rowLength ?? 0)")
+            }
+            try read(Self.part(of: span, start: firstRow * length, count: buffer.count), into: buffer)
+            try RowScale.apply(rowScale, to: buffer, firstRow: firstRow, rowLength: length)
+        }
+    }
+
+    /// Values start ..< start + count of `span`, checked to lie inside it.
+    private static func part(of span: FileSpan, start: Int, count: Int) throws -> FileSpan {
+        guard start >= 0, count >= 0, start + count <= span.count else {
+            throw FoldKitError(.badInput, "tensor read past its end", file: span.path, byteOffset: span.byteOffset,
+                               expected: "\(span.count) values", found: "\(start + count)")
+        }
+        return FileSpan(path: span.path, byteOffset: span.byteOffset + start * 4, count: count)
     }
 
     /// A copy of `tensor` held in memory (read through this reader when file-backed).

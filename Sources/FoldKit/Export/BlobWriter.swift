@@ -1,13 +1,15 @@
 import FoldKitBlobFormat
-import Foundation
 import FoldKitCore
+import Foundation
 
-/// Writes a network's parameters as folded float32 blobs plus `manifest.json` (Docs/BlobFormat.md).
+/// Writes a folded network's parameters as float32 blobs plus `manifest.json` (Docs/BlobFormat.md).
 ///
-/// Conversion streams: for each layer it reads that layer's tensors (file-backed tensors are read only
-/// now), folds batch norm with the fold pass's plan for the layer (`FoldBatchNorm.plan(for:reader:)`), rearranges the weights into the requested layout, writes
-/// and checksums them, then drops them. Weights go a few output rows at a time (`Options.chunkBytes`;
-/// HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO: the largest layer).
+/// It takes the fold pass's result (`FoldBatchNorm.apply(to:)`), whose weights are folded tensors read on
+/// demand, and streams it: for each layer it reads that layer's tensors (file-backed ones only now, scaled
+/// as they are read), rearranges the weights into the requested layout, writes and checksums them, then
+/// drops them. It does no arithmetic on the values. Weights go a few output rows at a time
+/// (`Options.chunkBytes`; HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO:
+/// the largest layer).
 ///
 /// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` for Darknet, the sanitised
 /// layer name for Keras):
@@ -43,13 +45,39 @@ public enum BlobWriter {
         }
     }
 
-    /// Writes `network`'s folded parameters to the folder `destination` (replaced only when complete) and
-    /// returns the manifest written. `progress` shows layers done and bytes written. Throws `FoldKitError`
-    /// naming the layer and file when a tensor cannot be read or folded, or the folder cannot be written.
+    /// Folds `network` (the network as read) with the fold pass and writes the result, as
+    /// `write(folded:original:...)` does; the source files' check (`SourceFileSnapshot`) covers the fold's
+    /// reads too. This is what `foldkit convert` runs.
     @discardableResult
     public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
-        try AtomicOutputDirectory.write(to: destination, durable: options.durable) { folder in
-            let snapshot = SourceFileSnapshot(network.sourceFiles)
+        let snapshot = SourceFileSnapshot(network.sourceFiles)
+        return try write(folded: FoldBatchNorm.apply(to: network), original: network, snapshot: snapshot, to: destination, options: options,
+                         progress: progress)
+    }
+
+    /// Writes the parameters of `folded` (`FoldBatchNorm.apply(to: original)`) to the folder `destination`
+    /// (replaced only when complete) and returns the manifest written; the manifest's layers describe
+    /// `original`, the network as read (type, geometry, which layers had a batch norm folded). `progress`
+    /// shows layers done and bytes written. Throws `FoldKitError` naming the layer and file when a tensor
+    /// cannot be read, `folded` still holds a batch norm or does not match `original`, or the folder cannot
+    /// be written.
+    @discardableResult
+    public static func write(
+        folded network: Network, original: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil
+    ) throws -> BlobManifest {
+        try write(folded: network, original: original, snapshot: SourceFileSnapshot(network.sourceFiles), to: destination, options: options,
+                  progress: progress)
+    }
+
+    /// `write(folded:original:...)` with the sources' state recorded in `snapshot` before anything was read.
+    private static func write(
+        folded network: Network, original: Network, snapshot: SourceFileSnapshot, to destination: URL, options: Options, progress: ProgressLine?
+    ) throws -> BlobManifest {
+        guard network.layers.count == original.layers.count else {
+            throw FoldKitError(.usage, "the folded network does not match the original", expected: "\(original.layers.count) layers",
+                               found: "\(network.layers.count)")
+        }
+        return try AtomicOutputDirectory.write(to: destination, durable: options.durable) { folder in
             // The source files are checksummed on a thread of their own meanwhile, so the digest of the
             // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
             let reader = FloatSpanReader()
@@ -103,7 +131,7 @@ public enum BlobWriter {
                     files: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                     sha256: sourceSums, bnEpsilon: network.epsilonConvention.epsilon,
                     bnEpsilonMode: network.epsilonConvention.placement.rawValue),
-                layers: network.layers.map(BlobLayer.init),
+                layers: original.layers.map(BlobLayer.init),
                 tensors: tensors)
             try JSONOutput.write(manifest, to: try folder.url(for: BlobManifest.fileName))
             return manifest

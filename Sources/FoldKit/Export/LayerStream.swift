@@ -1,10 +1,11 @@
 import FoldKitBlobFormat
-import Foundation
 import FoldKitCore
+import Foundation
 
-/// Converts one layer at a time: reads its tensors in file order (one `pread` each, the weights a few
-/// output rows at a time straight into a buffer borrowed from the sink), folds batch norm with the fold
-/// pass's `FoldPlan` and rearranges the weights in place (`WeightLayoutTransform`), and queues the blobs - large ones chunk by chunk - for writing and hashing on
+/// Writes one layer of a folded network at a time: reads its tensors (the weights a few output rows at a
+/// time, one `pread` each, straight into a buffer borrowed from the sink; a folded tensor's rows are scaled
+/// as they are read, `WeightTensor.Storage.scaledFile`), rearranges the weights in place
+/// (`WeightLayoutTransform`), and queues the blobs - large ones chunk by chunk - for writing and hashing on
 /// the sink's queues. Chunks of about `chunkBytes` stay in cache from the read to the write and hash.
 final class LayerStream {
     let network: Network
@@ -39,36 +40,26 @@ final class LayerStream {
         // `usedPrefixes` holds lowercase prefixes: names differing only by case must not share files.
         let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, format: network.format), index: layer.index, taken: &usedPrefixes)
         let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)]
-        // The fold pass reads the bias and batch norm (file order: bias or beta, gamma, mean, variance,
-        // then the weights) and checks their sizes; errors name the layer.
-        if let plan = try FoldBatchNorm.plan(for: layer, reader: reader),
-           let weights = layer.kind.parameters.first(where: { $0.role == .weights })?.tensor {
-            let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-            let depthwise = BlobWriter.isDepthwise(layer, in: network)
-            let path = try folder.url(for: "\(prefix)_W.bin").path
-            let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
-            do {
-                try writeWeights(weights, plan: plan, dims: dims, depthwise: depthwise, path: path, key: firstKey)
-            } catch let error as FoldKitError {
-                throw error.located(file: layer.source.file, layer: layer.label)
+        do {
+            switch layer.kind {
+            case .convolution(let c):
+                guard c.batchNorm == nil else { throw Self.unfolded }
+                blobs = try weightAndBias(layer, weights: c.weights, bias: c.bias, outputs: c.outputChannels, prefix: prefix, key: firstKey)
+            case .fullyConnected(let f):
+                guard f.batchNorm == nil else { throw Self.unfolded }
+                blobs = try weightAndBias(layer, weights: f.weights, bias: f.bias, outputs: f.outputCount, prefix: prefix, key: firstKey)
+            case .channelAffine(let a):
+                blobs = [(.scale, "scale", .values(try reader.floats(a.scale)), a.scale.shape, .vector),
+                         (.shift, "shift", .values(try reader.floats(a.shift)), a.shift.shape, .vector)]
+            case .prelu(let alpha):
+                blobs = [(.alpha, "alpha", .values(try reader.floats(alpha)), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
+            case .batchNorm:
+                throw Self.unfolded
+            default:
+                return []
             }
-            blobs = [(.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape,
-                      layout.blobLayout(depthwise: depthwise)),
-                     (.bias, "b", .values(plan.bias ?? [Float](repeating: 0, count: plan.outputs)), [plan.outputs], .vector)]
-        } else {
-            do {
-                switch try FoldBatchNorm.fold(layer.kind) {
-                case .channelAffine(let a):
-                    blobs = [(.scale, "scale", .values(try a.scale.floats()), a.scale.shape, .vector),
-                             (.shift, "shift", .values(try a.shift.floats()), a.shift.shape, .vector)]
-                case .prelu(let alpha):
-                    blobs = [(.alpha, "alpha", .values(try alpha.floats()), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
-                default:
-                    return []
-                }
-            } catch let error as FoldKitError {
-                throw error.located(file: layer.source.file, layer: layer.label)
-            }
+        } catch let error as FoldKitError {
+            throw error.located(file: layer.source.file, layer: layer.label)
         }
         var tensors: [BlobEntry] = []
         for (offset, blob) in blobs.enumerated() {
@@ -83,13 +74,34 @@ final class LayerStream {
         return tensors
     }
 
+    /// A layer that still holds a batch norm: the writer takes the fold pass's result.
+    private static let unfolded = FoldKitError(.usage, "the layer still has a batch norm: BlobWriter writes a folded network (FoldBatchNorm.apply)")
+
+    /// The weights blob (queued on the sink as blob `key`) and the bias blob (zeros when the layer has none)
+    /// of a convolution or fully connected layer with `outputs` outputs.
+    private func weightAndBias(
+        _ layer: Layer, weights: WeightTensor, bias: WeightTensor?, outputs: Int, prefix: String, key: Int
+    ) throws -> [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] {
+        let biasValues = try bias.map(reader.floats) ?? [Float](repeating: 0, count: outputs)
+        guard biasValues.count == outputs else {
+            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(biasValues.count)")
+        }
+        let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
+        let depthwise = BlobWriter.isDepthwise(layer, in: network)
+        let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
+        try writeWeights(weights, dims: dims, depthwise: depthwise, path: try folder.url(for: "\(prefix)_W.bin").path, key: key)
+        return [(.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape, layout.blobLayout(depthwise: depthwise)),
+                (.bias, "b", .values(biasValues), [outputs], .vector)]
+    }
+
     /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read
-    /// into a buffer borrowed from the sink, folded in place by `plan` (W'[o, ...] = Float(Double(W[o, ...])
-    /// * s[o]), then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows);
-    /// so does sliced, copied out of the buffer into its padded form (`depthwise` picks the form).
-    private func writeWeights(_ weights: WeightTensor, plan: FoldPlan, dims: [Int], depthwise: Bool, path: String, key: Int) throws {
+    /// into a buffer borrowed from the sink (`FloatSpanReader.readRows`, which scales a folded tensor's rows),
+    /// then rearranged from OIHW `dims` into `layout`. HWIO goes as one chunk (it interleaves rows); so does
+    /// sliced, copied out of the buffer into its padded form (`depthwise` picks the form).
+    private func writeWeights(_ weights: WeightTensor, dims: [Int], depthwise: Bool, path: String, key: Int) throws {
         _ = try WeightLayoutTransform.checkedDims(dims, count: weights.count)
         if case .values(let values) = weights.storage { _ = try WeightLayoutTransform.checkedDims(dims, count: values.count) }
+        if let span = weights.fileSpan { _ = try WeightLayoutTransform.checkedDims(dims, count: span.count) }
         let expected = dims.reduce(1, *)
         let rows = dims.first ?? 0
         let row = rows > 0 ? expected / rows : 0
@@ -101,13 +113,7 @@ final class LayerStream {
             if !chunkDims.isEmpty { chunkDims[0] = end - first }
             let destination = try sink.borrow(count: (end - first) * row)
             do {
-                switch weights.storage {
-                case .file(let span):
-                    try reader.read(FileSpan(path: span.path, byteOffset: span.byteOffset + first * row * 4, count: destination.count), into: destination)
-                case .values(let values):
-                    _ = destination.update(fromContentsOf: values[(first * row)..<(end * row)])
-                }
-                try plan.foldRows(destination, firstRow: first, rowLength: row)
+                try reader.readRows(of: weights, firstRow: first, rowLength: row, into: destination)
                 if layout == .sliced {
                     let sliced = try WeightLayoutTransform.sliced(fromOIHW: UnsafeBufferPointer(destination), dims: chunkDims, depthwise: depthwise)
                     sink.giveBack(destination)

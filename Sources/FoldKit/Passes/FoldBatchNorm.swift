@@ -1,24 +1,25 @@
 import Dispatch
 import FoldKitCore
 
-/// Folds inference batch norm into the preceding convolution or fully connected layer: the one fold
-/// pass, used whole-tensor by verify, inspect and bench (`apply(to:)`) and chunk by chunk by convert
-/// (`BlobWriter` asks `plan(for:reader:)` for each layer and folds each chunk of rows with it).
+/// The fold pass: folds inference batch norm into the preceding convolution or fully connected layer and
+/// returns the folded network, which verify, inspect and bench run and convert's `BlobWriter` streams.
 ///
-/// With s[o] = gamma[o] / sqrt(var[o] + eps)  (or gamma[o] / (sqrt(var[o]) + eps), per the convention):
+/// Given a network as read (tensors in memory or file spans), with s[o] = gamma[o] / sqrt(var[o] + eps)
+/// (or gamma[o] / (sqrt(var[o]) + eps), per the convention):
 ///
 ///     W'[o, ...] = W[o, ...] * s[o]
 ///     b'[o]      = (beta[o] - mean[o] * s[o]) + b[o] * s[o]      (b = 0 when the layer has no bias)
 ///
-/// Every value is computed in float64 from the float32 inputs and rounded once to float32, element by
-/// element in a fixed order (`FoldPlan`), so the same input gives byte-identical output on every run and
+/// It reads only the small tensors (biases and batch-norm statistics) and checks every size it relies on
+/// against the layer's outputs; file-backed weights come out as folded tensors read on demand
+/// (`WeightTensor.Storage.scaledFile`), so a convert streams them and nothing large is read twice. Every
+/// value is computed in float64 from the float32 inputs and rounded once to float32, element by element in
+/// a fixed order (`FoldPlan`, `RowScale`), so the same input gives byte-identical output on every run and
 /// platform, whole or in chunks. A batch norm that follows no foldable layer becomes a per-channel
-/// `ChannelAffine` (scale s, shift beta - mean * s), which the blob writer writes and reports.
+/// `ChannelAffine` (scale s, shift beta - mean * s). The result has the same layers, and no batch norm anywhere.
 public enum FoldBatchNorm {
-    /// Returns `network` with every batch norm folded; the result has no `batchNorm` anywhere.
-    /// Layers are independent, so they are read and folded on all cores; each result is the same as
-    /// `fold(_:)` gives on its own (the arithmetic per layer does not change), and the error reported
-    /// is the one of the earliest failing layer.
+    /// Returns `network` with every batch norm folded. Layers are independent, so their small tensors are
+    /// read on all cores; the error reported is the one of the earliest failing layer, naming it.
     public static func apply(to network: Network) throws -> Network {
         let count = network.layers.count
         var kinds = [LayerKind?](repeating: nil, count: count)
@@ -27,7 +28,7 @@ public enum FoldBatchNorm {
             errors.withUnsafeMutableBufferPointer { failures in
                 Parallel.fork(count) { i in
                     do {
-                        results[i] = try fold(network.layers[i].kind)
+                        results[i] = try fold(network.layers[i].kind, reader: FloatSpanReader())
                     } catch {
                         failures[i] = located(error, in: network.layers[i])
                     }
@@ -42,56 +43,30 @@ public enum FoldBatchNorm {
         return folded
     }
 
-    /// Folds one layer kind (identity for kinds without batch norm).
-    static func fold(_ kind: LayerKind) throws -> LayerKind {
+    /// Folds one layer kind (its sizes checked; identity for kinds without parameters to fold).
+    static func fold(_ kind: LayerKind, reader: FloatSpanReader) throws -> LayerKind {
         switch kind {
-        case .convolution(let c): return .convolution(try fold(c))
-        case .fullyConnected(let f): return .fullyConnected(try fold(f))
+        case .convolution(var c):
+            let plan = try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: c.batchNorm, reader: reader)
+            guard c.batchNorm != nil else { return kind }
+            c.weights = try plan.folded(c.weights)
+            c.bias = WeightTensor(shape: [c.outputChannels], values: plan.bias ?? [])
+            c.batchNorm = nil
+            return .convolution(c)
+        case .fullyConnected(var f):
+            let plan = try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: f.batchNorm, reader: reader)
+            guard f.batchNorm != nil else { return kind }
+            f.weights = try plan.folded(f.weights)
+            f.bias = WeightTensor(shape: [f.outputCount], values: plan.bias ?? [])
+            f.batchNorm = nil
+            return .fullyConnected(f)
         case .batchNorm(let bn):
-            let (scale, shift) = try bn.affine()
+            let (scale, shift) = try FoldPlan.affine(of: bn, channels: bn.channels, reader: reader)
             return .channelAffine(ChannelAffine(
                 scale: WeightTensor(shape: [scale.count], values: scale.map { Float($0) }),
                 shift: WeightTensor(shape: [shift.count], values: shift.map { Float($0) })))
-        default: return kind
-        }
-    }
-
-    /// The convolution with its batch norm folded into weights and bias (unchanged without batch norm).
-    static func fold(_ c: Convolution) throws -> Convolution {
-        guard let bn = c.batchNorm else { return c }
-        let plan = try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: bn, reader: FloatSpanReader())
-        var result = c
-        result.weights = try plan.folded(c.weights)
-        result.bias = WeightTensor(shape: [c.outputChannels], values: plan.bias ?? [])
-        result.batchNorm = nil
-        return result
-    }
-
-    /// The fully connected layer with its batch norm folded into weights and bias (unchanged without).
-    static func fold(_ f: FullyConnected) throws -> FullyConnected {
-        guard let bn = f.batchNorm else { return f }
-        let plan = try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: bn, reader: FloatSpanReader())
-        var result = f
-        result.weights = try plan.folded(f.weights)
-        result.bias = WeightTensor(shape: [f.outputCount], values: plan.bias ?? [])
-        result.batchNorm = nil
-        return result
-    }
-
-    /// The fold plan of a convolution or fully connected layer (nil for other kinds), its bias and batch
-    /// norm read through `reader`; errors name the layer. Streaming conversion folds each chunk with it.
-    static func plan(for layer: Layer, reader: FloatSpanReader) throws -> FoldPlan? {
-        do {
-            switch layer.kind {
-            case .convolution(let c):
-                return try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: c.batchNorm, reader: reader)
-            case .fullyConnected(let f):
-                return try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: f.batchNorm, reader: reader)
-            default:
-                return nil
-            }
-        } catch {
-            throw located(error, in: layer)
+        default:
+            return kind
         }
     }
 

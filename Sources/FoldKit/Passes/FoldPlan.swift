@@ -6,7 +6,7 @@ import FoldKitCore
 /// With (s, shift) = `BatchNorm.affine()` in float64, s[o] = gamma[o] / sqrt(var[o] + eps) (or
 /// gamma[o] / (sqrt(var[o]) + eps), per the convention) and shift[o] = beta[o] - mean[o] * s[o]:
 ///
-///     W'[o, ...] = Float(Double(W[o, ...]) * s[o])              (`foldRows`)
+///     W'[o, ...] = Float(Double(W[o, ...]) * s[o])              (`folded(_:)`, `RowScale`)
 ///     b'[o]      = Float(shift[o] + Double(b[o]) * s[o])         (`bias`; b = 0 when the layer has none)
 ///
 /// Without batch norm `scale` is nil, the weights stay as they are and `bias` is the layer's own.
@@ -25,57 +25,64 @@ struct FoldPlan {
     init(outputs: Int, bias: WeightTensor?, batchNorm: BatchNorm?, reader: FloatSpanReader) throws {
         self.outputs = outputs
         let layerBias = try bias.map(reader.floats)
+        if let layerBias, layerBias.count != outputs {
+            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(layerBias.count)")
+        }
         guard let batchNorm else {
-            if let layerBias, layerBias.count != outputs {
-                throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(layerBias.count)")
-            }
             self.scale = nil
             self.bias = layerBias
             return
         }
-        let sizes = [batchNorm.mean, batchNorm.variance] + [batchNorm.gamma, batchNorm.beta].compactMap { $0 }
-        if let wrong = sizes.first(where: { $0.count != outputs }) {
-            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(outputs)", found: "\(wrong.count)")
+        let (scale, shift) = try Self.affine(of: batchNorm, channels: outputs, reader: reader)
+        self.scale = scale
+        self.bias = (0..<outputs).map { o in Float(shift[o] + Double(layerBias?[o] ?? 0) * scale[o]) }
+    }
+
+    /// The batch norm's per-channel (scale, shift) in float64, its four tensors read through `reader` after
+    /// each was checked to hold `channels` values (a shorter one would be read past its end).
+    static func affine(of batchNorm: BatchNorm, channels: Int, reader: FloatSpanReader) throws -> (scale: [Double], shift: [Double]) {
+        let tensors = [(batchNorm.gamma, "gamma"), (batchNorm.beta, "beta"), (batchNorm.mean, "mean"), (batchNorm.variance, "variance")]
+        for case let (tensor?, name) in tensors where tensor.count != channels {
+            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
+                               found: "\(tensor.count) (\(name))")
         }
         let loaded = BatchNorm(
             gamma: try batchNorm.gamma.map(reader.materialized), beta: try batchNorm.beta.map(reader.materialized),
             mean: try reader.materialized(batchNorm.mean), variance: try reader.materialized(batchNorm.variance),
             convention: batchNorm.convention)
-        let (scale, shift) = try loaded.affine()
-        if let layerBias, layerBias.count != outputs {
-            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(layerBias.count)")
+        for case let (tensor?, name) in [(loaded.gamma, "gamma"), (loaded.beta, "beta"), (loaded.mean, "mean"), (loaded.variance, "variance")]
+        where tensor.count != channels {
+            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
+                               found: "\(tensor.count) (\(name))")
         }
-        self.scale = scale
-        self.bias = (0..<outputs).map { o in Float(shift[o] + Double(layerBias?[o] ?? 0) * scale[o]) }
+        return try loaded.affine()
     }
 
-    /// Folds output rows `firstRow ..< firstRow + values.count / rowLength` in place: each value w of
-    /// row o becomes Float(Double(w) * s[o]). `values` holds whole rows of `rowLength` values each.
-    func foldRows(_ values: UnsafeMutableBufferPointer<Float>, firstRow: Int, rowLength: Int) throws {
-        guard let scale, rowLength > 0, let base = values.baseAddress else { return }
-        let rows = values.count / rowLength
-        guard values.count % rowLength == 0, firstRow >= 0, firstRow + rows <= outputs else {
-            throw FoldKitError(.badInput, "weights do not match their shape",
-                               expected: "rows \(firstRow)..<\(firstRow + rows) of \(outputs), \(rowLength) values each", found: "\(values.count) values")
-        }
-        for r in 0..<rows {
-            let s = scale[firstRow + r]
-            let row = base + r * rowLength
-            for k in 0..<rowLength { row[k] = Float(Double(row[k]) * s) }
-        }
-    }
-
-    /// The whole weight tensor folded (rows of weights.count / O values); unchanged without batch norm.
+    /// The weight tensor folded: rows of weights.count / O values, row o scaled by s[o] (`RowScale`). Values
+    /// in memory are folded now; file-backed ones become a folded tensor read on demand (`Storage.scaledFile`),
+    /// so nothing large is read here. Unchanged without batch norm.
     func folded(_ weights: WeightTensor) throws -> WeightTensor {
-        guard scale != nil else { return weights }
-        var values = try weights.floats()
-        if values.isEmpty { return weights }
-        guard outputs > 0, values.count % outputs == 0 else {
+        guard let scale else { return weights }
+        guard outputs > 0, weights.count % outputs == 0 else {
             throw FoldKitError(.badInput, "weights do not match their shape",
-                               expected: "a multiple of \(outputs) values (one row per output)", found: "\(values.count)")
+                               expected: "a multiple of \(outputs) values (one row per output)", found: "\(weights.count)")
         }
-        let rowLength = values.count / outputs
-        try values.withUnsafeMutableBufferPointer { try foldRows($0, firstRow: 0, rowLength: rowLength) }
-        return WeightTensor(shape: weights.shape, values: values)
+        switch weights.storage {
+        case .values(var values):
+            guard values.count == weights.count else {
+                throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(weights.shape) = \(weights.count) values", found: "\(values.count)")
+            }
+            let rowLength = values.count / outputs
+            try values.withUnsafeMutableBufferPointer { try RowScale.apply(scale, to: $0, firstRow: 0, rowLength: rowLength) }
+            return WeightTensor(shape: weights.shape, values: values)
+        case .file(let span):
+            guard span.count == weights.count else {
+                throw FoldKitError(.badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
+                                   expected: "\(weights.shape) = \(weights.count) values", found: "\(span.count)")
+            }
+            return WeightTensor(shape: weights.shape, span: span, rowScale: scale)
+        case .scaledFile:
+            throw FoldKitError(.usage, "weights are folded already: the layer cannot have a batch norm left")
+        }
     }
 }

@@ -176,6 +176,9 @@ public enum WeightHealthCheck {
         switch tensor.storage {
         case .values(let values):
             _ = values.withUnsafeBufferPointer { body(0, $0) }
+        case .scaledFile:
+            // A folded tensor (the scan runs on networks as read, which hold none): its values, scaled.
+            _ = try reader.floats(tensor).withUnsafeBufferPointer { body(0, $0) }
         case .file(let span):
             var buffer = [Float](repeating: 0, count: min(span.count, chunkElements))
             var start = 0

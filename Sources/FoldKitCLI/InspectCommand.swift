@@ -20,11 +20,11 @@ struct InspectCommand: ParsableCommand {
         var weightProblems: [String]?
         if model.files.count > 1 || network.format == .keras {
             let findings = try WeightHealthCheck.scan(network)
-            WeightHealthArguments.report(findings).forEach { console.say($0) }
+            for line in WeightHealthArguments.report(findings) { console.say(line) }
             weightProblems = findings.map(\.text)
             let found = try Float16Hazard.scan(folded: FoldBatchNorm.apply(to: network))
             console.say(found.isEmpty ? "float16 hazards of the folded weights: none" : "float16 hazards of the folded weights (\(found.count)):")
-            found.forEach { console.say("  " + $0.text) }
+            for hazard in found { console.say("  " + hazard.text) }
             hazards = found
         }
         try console.document(JSONDocument(command: "inspect", InspectResult(network, float16Hazards: hazards, weightProblems: weightProblems)))

@@ -53,7 +53,7 @@ struct VerifyCommand: ParsableCommand {
         let tuning = ProcessTuning(keepsFreedMemory: true, singleThreadedBLAS: true).apply()
         let console = Console(quiet: quiet, json: json == "-")
         let (original, given) = try input.load(model)
-        WeightHealthArguments.report(try WeightHealthCheck.scan(original)).forEach { console.say($0) }
+        for line in WeightHealthArguments.report(try WeightHealthCheck.scan(original)) { console.say(line) }
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []
         if let blobs {
@@ -64,7 +64,7 @@ struct VerifyCommand: ParsableCommand {
             }
             guard let network = result.network else {
                 console.say("blob problems:")
-                problems.forEach { console.say("  \($0.tensor) (\($0.file)): \($0.problem)") }
+                for problem in problems { console.say("  \(problem.tensor) (\(problem.file)): \(problem.problem)") }
                 console.verdict("FAIL: the blobs cannot be loaded", pass: false)
                 throw CheckFailed()
             }

@@ -5,9 +5,4 @@ import Foundation
 struct CfgFile: Sendable {
     var path: String
     var sections: [CfgSection]
-
-    init(path: String, sections: [CfgSection]) {
-        self.path = path
-        self.sections = sections
-    }
 }

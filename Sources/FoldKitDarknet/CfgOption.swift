@@ -7,10 +7,4 @@ struct CfgOption: Sendable, Hashable {
     var value: String
     /// 1-based line number in the .cfg file.
     var line: Int
-
-    init(key: String, value: String, line: Int) {
-        self.key = key
-        self.value = value
-        self.line = line
-    }
 }

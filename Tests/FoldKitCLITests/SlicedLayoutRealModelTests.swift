@@ -84,9 +84,9 @@ final class SlicedLayoutRealModelTests: XCTestCase {
                 let (O, I, kh, kw) = (plain.shape[0], plain.shape[1], plain.shape[2], plain.shape[3])
                 let entry = oihw.layers.first { $0.index == plain.layer }
                 let depthwise = (entry?.groups ?? 1) > 1 && entry?.groups == O && I == 1
-                let Ip = (I + 3) / 4 * 4, slices = (O + 3) / 4
+                let paddedInputs = (I + 3) / 4 * 4, slices = (O + 3) / 4
                 XCTAssertEqual(slicedTensor.layout, depthwise ? "sliced-depthwise" : "sliced", what)
-                XCTAssertEqual(slicedTensor.shape, depthwise ? [slices, kh, kw, 4] : [O, kh, kw, Ip], what)
+                XCTAssertEqual(slicedTensor.shape, depthwise ? [slices, kh, kw, 4] : [O, kh, kw, paddedInputs], what)
                 XCTAssertEqual(stored.count, slicedTensor.shape.reduce(1, *), what)
                 XCTAssertEqual(slicedTensor.byteCount, stored.count * 4, what)
                 guard stored.count == slicedTensor.shape.reduce(1, *) else { continue }
@@ -95,7 +95,7 @@ final class SlicedLayoutRealModelTests: XCTestCase {
                 var covered = [Bool](repeating: false, count: stored.count)
                 var mismatches = 0
                 for o in 0..<O { for i in 0..<I { for y in 0..<kh { for x in 0..<kw {
-                    let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * Ip + i
+                    let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
                     if stored[offset].bitPattern != source[((o * I + i) * kh + y) * kw + x].bitPattern { mismatches += 1 }
                     covered[offset] = true
                 } } } }

@@ -78,12 +78,12 @@ final class LibraryExamplesTests: XCTestCase {
             XCTAssertTrue(c.batchNorm == nil, "folded")
             let (O, I, kh, kw) = (c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth)
             let depthwise = c.groups > 1 && c.groups == O && I == 1
-            let Ip = (I + 3) / 4 * 4
+            let paddedInputs = (I + 3) / 4 * 4
             let values = loaded.floats()
             let oihw = try c.weights.floats()
             var placed = [Float](repeating: 0, count: values.count)
             for o in 0..<O { for i in 0..<I { for y in 0..<kh { for x in 0..<kw {
-                let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * Ip + i
+                let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
                 placed[offset] = oihw[((o * I + i) * kh + y) * kw + x]
             } } } }
             XCTAssertEqual(values, placed, "layer \(layer.index)")

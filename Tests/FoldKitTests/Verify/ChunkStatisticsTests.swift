@@ -69,7 +69,8 @@ final class ChunkStatisticsTests: XCTestCase {
                        second == first ? [] : deviations.filter { RadixHistogram.bucket($0) == second }.map(\.bitPattern), "\(name): gather second")
     }
 
-    private let specials: [Double] = [.nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, 0x1p-1030 /* subnormal */, .greatestFiniteMagnitude,
+    // 0x1p-1030 is a subnormal.
+    private let specials: [Double] = [.nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, 0x1p-1030, .greatestFiniteMagnitude,
                                       -.greatestFiniteMagnitude, 3.4e38, -3.4e38, 1, -1]
 
     /// Reference, candidate and control: ordinary values, and with `specials` also a fifth of the elements

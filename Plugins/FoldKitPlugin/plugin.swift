@@ -25,7 +25,7 @@ struct FoldKitPlugin: BuildToolPlugin {
             if let earlier = seenStems[model.stem] {
                 throw PluginFailure(
                     "two models of target '\(target.name)' are both named '\(model.stem)' "
-                    + "(\(earlier.path), \(model.files[0].path)): their '\(model.stem).blobs' folders would collide; rename one")
+                        + "(\(earlier.path), \(model.files[0].path)): their '\(model.stem).blobs' folders would collide; rename one")
             }
             seenStems[model.stem] = model.files[0]
             let output = context.pluginWorkDirectoryURL.appendingPathComponent(model.stem + ".blobs")

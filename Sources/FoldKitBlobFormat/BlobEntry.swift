@@ -21,8 +21,10 @@ public struct BlobEntry: Codable, Equatable, Sendable {
     public var sha256: String
 
     /// An entry with every field given.
-    public init(name: String, layer: Int, role: TensorRole, file: String, shape: [Int], layout: String, dtype: String, byteCount: Int,
-                sha256: String) {
+    public init(
+        name: String, layer: Int, role: TensorRole, file: String, shape: [Int], layout: String, dtype: String, byteCount: Int,
+        sha256: String
+    ) {
         self.name = name
         self.layer = layer
         self.role = role

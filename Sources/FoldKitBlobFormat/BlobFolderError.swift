@@ -47,9 +47,9 @@ public struct BlobFolderError: Error, CustomStringConvertible, Equatable, Sendab
     /// "message (expected ..., found ...)": what is wrong without the file.
     public var sentence: String {
         switch (expected, found) {
-        case let (e?, f?): return "\(message) (expected \(e), found \(f))"
-        case let (e?, nil): return "\(message) (expected \(e))"
-        case let (nil, f?): return "\(message) (found \(f))"
+        case (let e?, let f?): return "\(message) (expected \(e), found \(f))"
+        case (let e?, nil): return "\(message) (expected \(e))"
+        case (nil, let f?): return "\(message) (found \(f))"
         case (nil, nil): return message
         }
     }

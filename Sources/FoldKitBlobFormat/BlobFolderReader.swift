@@ -26,15 +26,17 @@ public enum BlobFolderReader {
     public static func manifest(in folder: URL) throws -> BlobManifest {
         let data: Data
         do { data = try Data(contentsOf: folder.appendingPathComponent(BlobManifest.fileName)) } catch {
-            throw BlobFolderError(.missingManifest, "cannot read the manifest in \(folder.path): \(error.localizedDescription)", file: BlobManifest.fileName)
+            throw BlobFolderError(
+                .missingManifest, "cannot read the manifest in \(folder.path): \(error.localizedDescription)", file: BlobManifest.fileName)
         }
         let manifest: BlobManifest
         do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch {
             throw BlobFolderError(.badManifest, "not a FoldKit blob manifest: \(error)", file: BlobManifest.fileName)
         }
         guard manifest.format == BlobManifest.formatName, manifest.version == BlobManifest.currentVersion else {
-            throw BlobFolderError(.badManifest, "unknown manifest format", file: BlobManifest.fileName,
-                                  expected: "\(BlobManifest.formatName) v\(BlobManifest.currentVersion)", found: "\(manifest.format) v\(manifest.version)")
+            throw BlobFolderError(
+                .badManifest, "unknown manifest format", file: BlobManifest.fileName,
+                expected: "\(BlobManifest.formatName) v\(BlobManifest.currentVersion)", found: "\(manifest.format) v\(manifest.version)")
         }
         return manifest
     }
@@ -47,12 +49,14 @@ public enum BlobFolderReader {
             throw BlobFolderError(.unsafeFileName, "file name leaves the blob folder", file: entry.file, expected: "a plain file name")
         }
         guard let dtype = BlobDType(rawValue: entry.dtype) else {
-            throw BlobFolderError(.badEntry, "unknown dtype of \(entry.name)", file: entry.file,
-                                  expected: BlobDType.allCases.map(\.rawValue).joined(separator: ", "), found: entry.dtype)
+            throw BlobFolderError(
+                .badEntry, "unknown dtype of \(entry.name)", file: entry.file,
+                expected: BlobDType.allCases.map(\.rawValue).joined(separator: ", "), found: entry.dtype)
         }
         guard BlobLayout(rawValue: entry.layout) != nil else {
-            throw BlobFolderError(.badEntry, "unknown layout of \(entry.name)", file: entry.file,
-                                  expected: BlobLayout.allCases.map(\.rawValue).joined(separator: ", "), found: entry.layout)
+            throw BlobFolderError(
+                .badEntry, "unknown layout of \(entry.name)", file: entry.file,
+                expected: BlobLayout.allCases.map(\.rawValue).joined(separator: ", "), found: entry.layout)
         }
         var elements = 1, valid = true
         for dimension in entry.shape {
@@ -62,9 +66,10 @@ public enum BlobFolderReader {
         }
         let bytes = elements.multipliedReportingOverflow(by: dtype.size)
         guard valid, !bytes.overflow, entry.byteCount == bytes.partialValue else {
-            throw BlobFolderError(.badEntry, "byte count of \(entry.name) is not its shape \(entry.shape) x \(dtype.size)", file: entry.file,
-                                  expected: valid && !bytes.overflow ? "\(bytes.partialValue) bytes" : "dimensions >= 0 whose product fits",
-                                  found: "\(entry.byteCount) bytes")
+            throw BlobFolderError(
+                .badEntry, "byte count of \(entry.name) is not its shape \(entry.shape) x \(dtype.size)", file: entry.file,
+                expected: valid && !bytes.overflow ? "\(bytes.partialValue) bytes" : "dimensions >= 0 whose product fits",
+                found: "\(entry.byteCount) bytes")
         }
         let url = folder.appendingPathComponent(entry.file)
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -75,15 +80,17 @@ public enum BlobFolderReader {
             throw BlobFolderError(.missingFile, "cannot read the blob file of \(entry.name): \(error.localizedDescription)", file: entry.file)
         }
         guard data.count == entry.byteCount else {
-            throw BlobFolderError(.sizeMismatch, "size of \(entry.name) differs from the manifest", file: entry.file,
-                                  expected: "\(entry.byteCount) bytes", found: "\(data.count) bytes")
+            throw BlobFolderError(
+                .sizeMismatch, "size of \(entry.name) differs from the manifest", file: entry.file,
+                expected: "\(entry.byteCount) bytes", found: "\(data.count) bytes")
         }
         var mismatch: BlobFolderError?
         if let digest {
             let found = digest(data)
             if found != entry.sha256.lowercased() {
-                mismatch = BlobFolderError(.checksumMismatch, "SHA-256 of \(entry.name) differs from the manifest", file: entry.file,
-                                           expected: entry.sha256, found: found)
+                mismatch = BlobFolderError(
+                    .checksumMismatch, "SHA-256 of \(entry.name) differs from the manifest", file: entry.file,
+                    expected: entry.sha256, found: found)
             }
         }
         return LoadedBlob(entry: entry, data: data, checksumMismatch: mismatch)

@@ -27,8 +27,10 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var foldedBatchNorm: Bool?
 
     /// A layer with every field given (the optional ones only where they apply).
-    public init(index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
-                dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil) {
+    public init(
+        index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
+        dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil
+    ) {
         self.index = index
         self.name = name
         self.type = type

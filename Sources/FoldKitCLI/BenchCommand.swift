@@ -53,16 +53,19 @@ struct BenchCommand: ParsableCommand {
         var results: [String: Timing] = [:]
         func report(_ name: String, _ timing: Timing, _ note: String = "") {
             results[name] = timing
-            print(String(format: "%-28@ min %9.3f ms   median %9.3f ms   (%d runs)%@", name as NSString,
-                         timing.minimum * 1000, timing.median * 1000, timing.runs, note.isEmpty ? "" : "   \(note)" as NSString))
+            print(
+                String(
+                    format: "%-28@ min %9.3f ms   median %9.3f ms   (%d runs)%@", name as NSString,
+                    timing.minimum * 1000, timing.median * 1000, timing.runs, note.isEmpty ? "" : "   \(note)" as NSString))
         }
 
         for size in forwardOnly ? [] : decodeInputSizes.split(separator: ",").compactMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
             let heads = SyntheticDetectionHeads.yoloV3(classes: classes, inputSize: size)
             var found: [Detection] = []
             let decode = Timing.measure(runs: max(runs, 50), warmup: 3) { found = heads.detect(threshold: 0.25, iouThreshold: 0.45) }
-            report("decode+nms \(size)x\(size)", decode,
-                   "\(heads.boxCount) boxes x \(5 + classes) values, \(heads.objects.count) objects planted, \(found.count) found")
+            report(
+                "decode+nms \(size)x\(size)", decode,
+                "\(heads.boxCount) boxes x \(5 + classes) values, \(heads.objects.count) objects planted, \(found.count) found")
         }
 
         if !forwardOnly {
@@ -85,12 +88,14 @@ struct BenchCommand: ParsableCommand {
                 let input = ModelInput.seeded(1, shape: network.inputShape).values
                 let folded = try FoldBatchNorm.apply(to: network)
                 let float32 = try Executor<Float>(network: folded, options: executorOptions)
-                report("forward float32 (folded)", try Timing.measure(runs: runs) { _ = try float32.run(input: input, retention: .outputsOnly) },
-                       "\(inputSize)x\(inputSize)")
+                report(
+                    "forward float32 (folded)", try Timing.measure(runs: runs) { _ = try float32.run(input: input, retention: .outputsOnly) },
+                    "\(inputSize)x\(inputSize)")
                 let double = input.map(Double.init)
                 let float64 = try Executor<Double>(network: network, options: executorOptions)
-                report("forward float64 (original)", try Timing.measure(runs: runs) { _ = try float64.run(input: double, retention: .outputsOnly) },
-                       "\(inputSize)x\(inputSize)")
+                report(
+                    "forward float64 (original)", try Timing.measure(runs: runs) { _ = try float64.run(input: double, retention: .outputsOnly) },
+                    "\(inputSize)x\(inputSize)")
                 if profile {
                     let single = try LayerProfile.measure(float32, input: input, runs: runs)
                     let reference = try LayerProfile.measure(float64, input: double, runs: runs)
@@ -111,13 +116,17 @@ struct BenchCommand: ParsableCommand {
     private func printProfile(network: Network, float32: LayerProfile, float64: LayerProfile) {
         for layer in network.layers {
             let shape = layer.outputShape, i = layer.index
-            print(String(format: "profile %4d %-16@ %dx%dx%d %9.3f %9.3f cpu %9.3f %9.3f", i, layer.source.section as NSString,
-                         shape.channels, shape.height, shape.width, float32.seconds[i] * 1000, float64.seconds[i] * 1000,
-                         float32.cpuSeconds[i] * 1000, float64.cpuSeconds[i] * 1000))
+            print(
+                String(
+                    format: "profile %4d %-16@ %dx%dx%d %9.3f %9.3f cpu %9.3f %9.3f", i, layer.source.section as NSString,
+                    shape.channels, shape.height, shape.width, float32.seconds[i] * 1000, float64.seconds[i] * 1000,
+                    float32.cpuSeconds[i] * 1000, float64.cpuSeconds[i] * 1000))
         }
-        print(String(format: "profile sum of layer minima %9.3f %9.3f ms (cpu %9.3f %9.3f ms); whole pass minimum %9.3f %9.3f ms",
-                     float32.seconds.reduce(0, +) * 1000, float64.seconds.reduce(0, +) * 1000,
-                     float32.cpuSeconds.reduce(0, +) * 1000, float64.cpuSeconds.reduce(0, +) * 1000,
-                     float32.passSeconds * 1000, float64.passSeconds * 1000))
+        print(
+            String(
+                format: "profile sum of layer minima %9.3f %9.3f ms (cpu %9.3f %9.3f ms); whole pass minimum %9.3f %9.3f ms",
+                float32.seconds.reduce(0, +) * 1000, float64.seconds.reduce(0, +) * 1000,
+                float32.cpuSeconds.reduce(0, +) * 1000, float64.cpuSeconds.reduce(0, +) * 1000,
+                float32.passSeconds * 1000, float64.passSeconds * 1000))
     }
 }

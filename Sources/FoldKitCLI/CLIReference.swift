@@ -12,7 +12,8 @@ enum CLIReference {
 
     /// The visible commands, root first.
     static var commands: [(name: String, type: ParsableCommand.Type)] {
-        [("foldkit", FoldKitCommand.self)] + FoldKitCommand.configuration.subcommands
+        [("foldkit", FoldKitCommand.self)]
+            + FoldKitCommand.configuration.subcommands
             .filter { $0.configuration.shouldDisplay }
             .map { ("foldkit \($0.configuration.commandName ?? "")", $0) }
     }
@@ -21,7 +22,8 @@ enum CLIReference {
     static func markdown() -> String {
         var lines = [begin, ""]
         for (name, type) in commands {
-            let help = type == FoldKitCommand.self
+            let help =
+                type == FoldKitCommand.self
                 ? FoldKitCommand.helpMessage(columns: columns)
                 : FoldKitCommand.helpMessage(for: type, columns: columns)
             lines += ["### `\(name) --help`", "", "```text"]
@@ -42,8 +44,8 @@ enum CLIReference {
     }
 }
 
-private extension String {
-    var trailingSpacesRemoved: String {
+extension String {
+    fileprivate var trailingSpacesRemoved: String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text

@@ -23,8 +23,9 @@ struct CLIReferenceCommand: ParsableCommand {
             throw FoldKitError(.io, "cannot read the markdown file", file: write)
         }
         guard let updated = CLIReference.splice(into: document) else {
-            throw FoldKitError(.badInput, "markers of the generated part not found", file: write,
-                               expected: "\(CLIReference.begin) ... \(CLIReference.end)")
+            throw FoldKitError(
+                .badInput, "markers of the generated part not found", file: write,
+                expected: "\(CLIReference.begin) ... \(CLIReference.end)")
         }
         do { try Data(updated.utf8).write(to: url, options: .atomic) } catch {
             throw FoldKitError(.io, "cannot write: \(error.localizedDescription)", file: write)

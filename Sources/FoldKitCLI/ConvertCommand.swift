@@ -16,7 +16,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output folder (written to a temporary sibling, renamed into place when complete).")
     var out: String
 
-    @Option(help: "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow), sliced (4-channel texel slices).")
+    @Option(
+        help:
+            "Convolution weight layout: ohwi (Metal, default), oihw (Darknet/PyTorch/ONNX), hwio (Keras/TensorFlow), sliced (4-channel texel slices)."
+    )
     var layout: WeightLayout = .ohwi
 
     @OptionGroup var durability: DurabilityArguments
@@ -35,29 +38,38 @@ struct ConvertCommand: ParsableCommand {
         let refuse: ([BlobEntry]) throws -> Void = { tensors in
             try health.refuseUnhealthy(network)
             let names = tensors.map { "\($0.file) (layer \($0.layer))" }.joined(separator: ", ")
-            throw FoldKitError(.badInput, "folded weights or biases are not finite: the fold overflowed float32",
-                               file: network.sourceFiles.last, layer: tensors.first.map { "\($0.layer)" },
-                               expected: "finite folded values", found: "NaN or infinity in \(names)")
+            throw FoldKitError(
+                .badInput, "folded weights or biases are not finite: the fold overflowed float32",
+                file: network.sourceFiles.last, layer: tensors.first.map { "\($0.layer)" },
+                expected: "finite folded values", found: "NaN or infinity in \(names)")
         }
-        let manifest = try BlobWriter.write(network: network, to: URL(fileURLWithPath: out),
-                                            options: .init(layout: layout, durable: durability.durable, onNonFiniteBlobs: health.allowNonfinite ? nil : refuse),
-                                            progress: output.console.progressLine("converting"))
+        let manifest = try BlobWriter.write(
+            network: network, to: URL(fileURLWithPath: out),
+            options: .init(layout: layout, durable: durability.durable, onNonFiniteBlobs: health.allowNonfinite ? nil : refuse),
+            progress: output.console.progressLine("converting"))
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }
         let folded = manifest.layers.filter { $0.foldedBatchNorm == true }.count
         let console = output.console
-        console.say("wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)")
+        console.say(
+            "wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)"
+        )
         let kept = manifest.tensors.filter { $0.role == .scale }.map { "\($0.layer)" }
         if !kept.isEmpty {
             console.say("batch norm kept as per-channel scale and shift (nothing to fold it into) at layers \(kept.joined(separator: ", "))")
         }
-        console.say("batch norm folded into \(folded) layers with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")")
+        console.say(
+            "batch norm folded into \(folded) layers with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")"
+        )
         let seconds = Date().timeIntervalSince(start)
         console.say(String(format: "took %.2f s", seconds))
-        try console.document(JSONDocument(command: "convert", ConvertResult(
-            out: out, blobs: manifest.tensors.count, bytes: bytes, layout: layout.rawValue.lowercased(),
-            foldedBatchNormLayers: manifest.layers.filter { $0.foldedBatchNorm == true }.map(\.index),
-            scaleShiftLayers: manifest.tensors.filter { $0.role == .scale }.map(\.layer),
-            bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
-            seconds: seconds, manifest: manifest)))
+        try console.document(
+            JSONDocument(
+                command: "convert",
+                ConvertResult(
+                    out: out, blobs: manifest.tensors.count, bytes: bytes, layout: layout.rawValue.lowercased(),
+                    foldedBatchNormLayers: manifest.layers.filter { $0.foldedBatchNorm == true }.map(\.index),
+                    scaleShiftLayers: manifest.tensors.filter { $0.role == .scale }.map(\.layer),
+                    bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
+                    seconds: seconds, manifest: manifest)))
     }
 }

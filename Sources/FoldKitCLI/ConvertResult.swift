@@ -1,5 +1,5 @@
-import FoldKitBlobFormat
 import FoldKit
+import FoldKitBlobFormat
 
 /// `convert --json`: what was written (Docs/CLI.md "JSON documents").
 struct ConvertResult: Encodable {

@@ -16,7 +16,8 @@ enum DetectionPicture {
         var canvas = picture
         let scale = max(1, min(picture.width, picture.height) / 400)
         for box in boxes {
-            BoxDrawing.rectangle(&canvas, left: box.left, top: box.top, right: box.right, bottom: box.bottom, color: BoxDrawing.color(for: box.classIndex))
+            BoxDrawing.rectangle(
+                &canvas, left: box.left, top: box.top, right: box.right, bottom: box.bottom, color: BoxDrawing.color(for: box.classIndex))
         }
         // Labels after all outlines, so that no outline crosses a label; the strongest last, on top.
         for box in boxes.reversed() {

@@ -5,6 +5,9 @@ import ArgumentParser
 /// file and the folder are `fsync`ed before the swap, so the output also survives a power loss
 /// (Docs/Security.md, "Output safety", item "Durability").
 struct DurabilityArguments: ParsableArguments {
-    @Flag(help: "Flush every output file and the folder to disk (fsync) before it is put in place, so the output survives a power loss; slower (Docs/Security.md).")
+    @Flag(
+        help:
+            "Flush every output file and the folder to disk (fsync) before it is put in place, so the output survives a power loss; slower (Docs/Security.md)."
+    )
     var durable = false
 }

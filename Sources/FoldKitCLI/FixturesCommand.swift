@@ -38,8 +38,9 @@ struct FixturesCommand: ParsableCommand {
         if let check {
             let network = try model.load()
             try health.refuseUnhealthy(network)
-            let report = try FixtureChecker.check(folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol,
-                                                    productThreading: tuning.productThreading)
+            let report = try FixtureChecker.check(
+                folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol,
+                productThreading: tuning.productThreading)
             let console = output.console
             var lines = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             let verdictLine = lines.popLast() ?? ""
@@ -55,12 +56,16 @@ struct FixturesCommand: ParsableCommand {
         let modelInput = try image.prepare(for: network)?.input ?? given
         let console = output.console
         let progress = PassProgress("fixtures", enabled: console.showsProgress)
-        let manifest = try FixtureWriter.write(network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
-                                               durable: durability.durable, productThreading: tuning.productThreading,
-                                               progress: progress.update)
+        let manifest = try FixtureWriter.write(
+            network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
+            durable: durability.durable, productThreading: tuning.productThreading,
+            progress: progress.update)
         progress.finish()
-        console.say("wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)")
+        console.say(
+            "wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)"
+        )
         console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
-        try console.document(JSONDocument(command: "fixtures", FixturesResult(out: out, layout: layout.rawValue, npz: npz, manifest: manifest, pass: true)))
+        try console.document(
+            JSONDocument(command: "fixtures", FixturesResult(out: out, layout: layout.rawValue, npz: npz, manifest: manifest, pass: true)))
     }
 }

@@ -10,6 +10,8 @@ struct FoldKitCommand: ParsableCommand {
         abstract: "Fold batch norm into Darknet and Keras weights, write blobs for on-device engines, and prove the result.",
         discussion: HelpExamples.root,
         version: FoldKitVersion.string,
-        subcommands: [ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self,
-                      CLIReferenceCommand.self])
+        subcommands: [
+            ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self,
+            CLIReferenceCommand.self,
+        ])
 }

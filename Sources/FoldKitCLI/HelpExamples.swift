@@ -2,61 +2,61 @@
 /// (`DocsCommand` renders the help text into it).
 enum HelpExamples {
     static let root = """
-    EXAMPLES:
-      foldkit convert yolov3-tiny.cfg yolov3-tiny.weights --out tiny-blobs
-      foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --blobs tiny-blobs --fp16 --report audit.html
-      foldkit inspect model.h5 --json | jq '.layers[] | select(.bnEpsilon != null) | .name'
-      foldkit --generate-completion-script bash > /etc/bash_completion.d/foldkit
+        EXAMPLES:
+          foldkit convert yolov3-tiny.cfg yolov3-tiny.weights --out tiny-blobs
+          foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --blobs tiny-blobs --fp16 --report audit.html
+          foldkit inspect model.h5 --json | jq '.layers[] | select(.bnEpsilon != null) | .name'
+          foldkit --generate-completion-script bash > /etc/bash_completion.d/foldkit
 
-    Exit codes: 0 success, 1 error (bad input, usage), 2 checked and over tolerance. Colour only on a
-    terminal and without NO_COLOR. Docs/CLI.md describes every command.
-    """
+        Exit codes: 0 success, 1 error (bad input, usage), 2 checked and over tolerance. Colour only on a
+        terminal and without NO_COLOR. Docs/CLI.md describes every command.
+        """
 
     static let convert = """
-    EXAMPLES:
-      foldkit convert yolov3-tiny.cfg yolov3-tiny.weights --out tiny-blobs
-      foldkit convert model.keras --out blobs --layout hwio
-      foldkit convert 12net.h5 --height 12 --width 12 --out pnet --json > pnet.json
-    """
+        EXAMPLES:
+          foldkit convert yolov3-tiny.cfg yolov3-tiny.weights --out tiny-blobs
+          foldkit convert model.keras --out blobs --layout hwio
+          foldkit convert 12net.h5 --height 12 --width 12 --out pnet --json > pnet.json
+        """
 
     static let verify = """
-    Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked \
-    and over tolerance or blobs changed.
+        Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked \
+        and over tolerance or blobs changed.
 
-    EXAMPLES:
-      foldkit verify yolov3-tiny.cfg yolov3-tiny.weights
-      foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --blobs tiny-blobs --fp16 --json report.json
-      foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --image dog.jpg --resize letterbox --report audit.html
-      foldkit verify model.h5 --input x.npy --json - --quiet | jq .verdict
-    """
+        EXAMPLES:
+          foldkit verify yolov3-tiny.cfg yolov3-tiny.weights
+          foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --blobs tiny-blobs --fp16 --json report.json
+          foldkit verify yolov3-tiny.cfg yolov3-tiny.weights --image dog.jpg --resize letterbox --report audit.html
+          foldkit verify model.h5 --input x.npy --json - --quiet | jq .verdict
+        """
 
     static let fixtures = """
-    With --check DIR, recompute an existing pack and report drift (exit 2 when beyond --rtol).
+        With --check DIR, recompute an existing pack and report drift (exit 2 when beyond --rtol).
 
-    EXAMPLES:
-      foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --out fixtures --layout nhwc --npz
-      foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --image dog.jpg --out fixtures-dog
-      foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --check fixtures --json
-    """
+        EXAMPLES:
+          foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --out fixtures --layout nhwc --npz
+          foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --image dog.jpg --out fixtures-dog
+          foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --check fixtures --json
+        """
 
     static let inspect = """
-    EXAMPLES:
-      foldkit inspect yolov3-tiny.cfg
-      foldkit inspect yolov3-tiny.cfg yolov3-tiny.weights
-      foldkit inspect model.h5 --json | jq '.parameterCount'
-    """
+        EXAMPLES:
+          foldkit inspect yolov3-tiny.cfg
+          foldkit inspect yolov3-tiny.cfg yolov3-tiny.weights
+          foldkit inspect model.h5 --json | jq '.parameterCount'
+        """
 
     static let seedWeights = """
-    EXAMPLES:
-      foldkit seed-weights yolov3-tiny.cfg --out tiny.weights
-      foldkit seed-weights yolov4.cfg --generator wide --seed 2 --out wide.weights
-    """
+        EXAMPLES:
+          foldkit seed-weights yolov3-tiny.cfg --out tiny.weights
+          foldkit seed-weights yolov4.cfg --generator wide --seed 2 --out wide.weights
+        """
 
     static let bench = """
-    Each figure is the minimum (and median) wall time of --runs runs after one warm-up run.
+        Each figure is the minimum (and median) wall time of --runs runs after one warm-up run.
 
-    EXAMPLES:
-      foldkit bench
-      foldkit bench --cfg yolov3.cfg --weights yolov3.weights --runs 5 --json bench.json
-    """
+        EXAMPLES:
+          foldkit bench
+          foldkit bench --cfg yolov3.cfg --weights yolov3.weights --runs 5 --json bench.json
+        """
 }

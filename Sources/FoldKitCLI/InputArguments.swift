@@ -3,7 +3,10 @@ import FoldKit
 
 /// The input the network runs on.
 struct InputArguments: ParsableArguments {
-    @Option(help: "Float32 .npy input. Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array.")
+    @Option(
+        help:
+            "Float32 .npy input. Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array."
+    )
     var input: String?
 
     @Option(help: "Seed for the synthetic input (uniform [0,1) from SplitMix64), used when --input is not given.")

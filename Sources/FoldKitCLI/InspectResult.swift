@@ -42,11 +42,12 @@ struct InspectResult: Encodable {
             case .batchNorm(let b): convention = b.convention
             default: convention = nil
             }
-            return Row(index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
-                       outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width],
-                       parameters: layer.kind.parameters.reduce(0) { $0 + $1.tensor.count },
-                       weightsByteRange: layer.source.weightsByteRange.map { [$0.lowerBound, $0.upperBound] },
-                       bnEpsilon: convention?.epsilon, bnEpsilonMode: convention?.placement.rawValue)
+            return Row(
+                index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
+                outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width],
+                parameters: layer.kind.parameters.reduce(0) { $0 + $1.tensor.count },
+                weightsByteRange: layer.source.weightsByteRange.map { [$0.lowerBound, $0.upperBound] },
+                bnEpsilon: convention?.epsilon, bnEpsilonMode: convention?.placement.rawValue)
         }
         parameterCount = network.parameterCount
         metadata = network.metadata

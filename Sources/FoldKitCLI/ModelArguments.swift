@@ -13,7 +13,10 @@ struct ModelArguments: ParsableArguments {
     @Option(name: .customLong("bn-epsilon-mode"), help: "Where epsilon goes: inside = sqrt(var + eps), outside = sqrt(var) + eps.")
     var bnEpsilonMode: EpsilonPlacement?
 
-    @Option(help: "Input height: run a fully convolutional Darknet network at another size, or set a Keras input height the model leaves undefined (None); an --input array gives it too.")
+    @Option(
+        help:
+            "Input height: run a fully convolutional Darknet network at another size, or set a Keras input height the model leaves undefined (None); an --input array gives it too."
+    )
     var height: Int?
 
     @Option(help: "Input width (see --height).")

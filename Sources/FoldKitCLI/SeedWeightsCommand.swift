@@ -15,7 +15,10 @@ struct SeedWeightsCommand: ParsableCommand {
     @Option(help: "Seed of the SplitMix64 generator.")
     var seed: UInt64 = 1
 
-    @Option(help: "Value distributions: uniform (default), he (He-normal weights, batch-norm statistics drawn independently of the activations), wide (uniform weights, variances 1e-8 to 10). See Docs/CLI.md.")
+    @Option(
+        help:
+            "Value distributions: uniform (default), he (He-normal weights, batch-norm statistics drawn independently of the activations), wide (uniform weights, variances 1e-8 to 10). See Docs/CLI.md."
+    )
     var generator: DarknetWeightGenerator = .uniform
 
     @Option(help: "Output .weights file.")

@@ -1,15 +1,17 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// ANSI colour for the few words worth colouring (PASS, FAIL, "error:"), used only when the stream is
 /// a terminal, `NO_COLOR` is unset or empty (https://no-color.org) and `TERM` is not "dumb".
 struct TerminalStyle {
     enum Color: String {
-        case red = "31", green = "32"
+        case red = "31"
+        case green = "32"
     }
 
     var usesColor: Bool

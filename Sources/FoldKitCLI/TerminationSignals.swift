@@ -1,10 +1,11 @@
 import Dispatch
 import FoldKitCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SIGINT (Ctrl-C) and SIGTERM handling: remove the temporary output folders this process is filling

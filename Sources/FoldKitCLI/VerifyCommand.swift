@@ -6,7 +6,8 @@ import Foundation
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Compare the folded network (float32 or float16) with the original (float64) layer by layer, against what the original itself deviates in that precision, and their boxes.",
+        abstract:
+            "Compare the folded network (float32 or float16) with the original (float64) layer by layer, against what the original itself deviates in that precision, and their boxes.",
         discussion: HelpExamples.verify)
 
     @OptionGroup var model: ModelArguments
@@ -19,10 +20,16 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Allowed absolute deviation per layer, in output units.")
     var atol: Double = 0
 
-    @Option(help: "Allowed deviation as a fraction of each layer's largest |reference| value, replacing the default rule (K x the control run's deviation, an analytic floor, and what clamps carry over; see Docs/Verify.md).")
+    @Option(
+        help:
+            "Allowed deviation as a fraction of each layer's largest |reference| value, replacing the default rule (K x the control run's deviation, an analytic floor, and what clamps carry over; see Docs/Verify.md)."
+    )
     var rtol: Double?
 
-    @Flag(help: "Also run the folded and the original network with float16 weights and float16 storage between layers (MPSImage half textures) and judge that precision too; the fold is still judged in float32.")
+    @Flag(
+        help:
+            "Also run the folded and the original network with float16 weights and float16 storage between layers (MPSImage half textures) and judge that precision too; the fold is still judged in float32."
+    )
     var fp16 = false
 
     @Option(help: "Detection score threshold (objectness x class probability).")
@@ -34,7 +41,10 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .customLong("min-iou"), help: "Smallest IoU between an original box and its folded counterpart that passes.")
     var minIoU: Float = 0.99
 
-    @Option(help: "Class names for the boxes, one a line (default: the .names file beside a Darknet cfg with the cfg's name, else the only .names file there).")
+    @Option(
+        help:
+            "Class names for the boxes, one a line (default: the .names file beside a Darknet cfg with the cfg's name, else the only .names file there)."
+    )
     var names: String?
 
     @Option(help: "Also write the report as JSON to this file, or with - print it on stdout instead of the text report (schema in Docs/Verify.md).")
@@ -60,7 +70,9 @@ struct VerifyCommand: ParsableCommand {
             let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
             problems = result.problems
             if let missing = problems.first(where: \.missing) {
-                throw FoldKitError(.io, "blob file is missing for tensor \(missing.tensor)", file: URL(fileURLWithPath: blobs).appendingPathComponent(missing.file).path)
+                throw FoldKitError(
+                    .io, "blob file is missing for tensor \(missing.tensor)",
+                    file: URL(fileURLWithPath: blobs).appendingPathComponent(missing.file).path)
             }
             guard let network = result.network else {
                 console.say("blob problems:")
@@ -73,13 +85,17 @@ struct VerifyCommand: ParsableCommand {
         let prepared = try image.prepare(for: original)
         let modelInput = prepared?.input ?? given
         let classNames = try ClassNames.load(path: names, for: original)
-        let frame = prepared.map { ImageFrame(imageWidth: $0.picture.width, imageHeight: $0.picture.height, preprocessing: $0.preprocessing,
-                                              networkInput: original.inputShape) }
+        let frame = prepared.map {
+            ImageFrame(
+                imageWidth: $0.picture.width, imageHeight: $0.picture.height, preprocessing: $0.preprocessing,
+                networkInput: original.inputShape)
+        }
         let progress = PassProgress("verify", enabled: console.showsProgress)
         let report = try Verifier.verify(
             original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
-            options: .init(absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
-                           imageFrame: frame, classNames: classNames, productThreading: tuning.productThreading),
+            options: .init(
+                absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
+                imageFrame: frame, classNames: classNames, productThreading: tuning.productThreading),
             blobProblems: problems, progress: progress.update)
         progress.finish()
         var text = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -8,8 +8,9 @@ import Foundation
 /// (`WeightHealthCheck`): `convert` and `fixtures` refuse them unless the flag is given, `inspect` and
 /// `verify` list them and go on.
 struct WeightHealthArguments: ParsableArguments {
-    @Flag(name: .customLong("allow-nonfinite"),
-          help: "Write the output even when weights hold NaN or infinity or a batch-norm variance no epsilon rescues (each is listed on stderr).")
+    @Flag(
+        name: .customLong("allow-nonfinite"),
+        help: "Write the output even when weights hold NaN or infinity or a batch-norm variance no epsilon rescues (each is listed on stderr).")
     var allowNonfinite = false
 
     /// Throws the first finding as an error unless `--allow-nonfinite`; with it, lists them on stderr.

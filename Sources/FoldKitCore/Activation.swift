@@ -50,7 +50,7 @@ public enum Activation: Hashable, Sendable {
         case .gelu: return "gelu"
         case .softplus: return "softplus"
         case .hardSigmoid: return "hard_sigmoid"
-        case let .clippedRelu(m, s, t): return "relu(max=\(m.map { "\($0)" } ?? "none"), slope=\(s), threshold=\(t))"
+        case .clippedRelu(let m, let s, let t): return "relu(max=\(m.map { "\($0)" } ?? "none"), slope=\(s), threshold=\(t))"
         }
     }
 

@@ -21,7 +21,9 @@ public struct DetectionHead: Sendable, Hashable {
     public var newCoords: Bool
 
     /// A detection head with Darknet's defaults for what is not given.
-    public init(kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false) {
+    public init(
+        kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false
+    ) {
         self.kind = kind
         self.classes = classes
         self.anchors = anchors

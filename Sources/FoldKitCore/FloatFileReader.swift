@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads little-endian float32 runs from files with positioned reads (no whole-file buffering).
@@ -25,7 +26,7 @@ package enum FloatFileReader {
             }
         }
         #if _endian(big)
-        for i in 0..<count { result[i] = Float(bitPattern: UInt32(littleEndian: result[i].bitPattern)) }
+            for i in 0..<count { result[i] = Float(bitPattern: UInt32(littleEndian: result[i].bitPattern)) }
         #endif
         return result
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads `FileSpan`s straight into caller memory with `pread(2)`, keeping one open descriptor per file
@@ -41,7 +42,7 @@ package final class FloatSpanReader {
             done += n
         }
         #if _endian(big)
-        for i in 0..<span.count { base[i] = Float(bitPattern: UInt32(littleEndian: base[i].bitPattern)) }
+            for i in 0..<span.count { base[i] = Float(bitPattern: UInt32(littleEndian: base[i].bitPattern)) }
         #endif
     }
 
@@ -72,8 +73,9 @@ package final class FloatSpanReader {
         case .scaledFile(let span, let rowScale):
             let length = rowScale.isEmpty ? 0 : span.count / rowScale.count
             guard rowLength == nil || rowLength == length else {
-                throw FoldKitError(.badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
-                                   expected: "rows of \(length) values", found: "rows of \(rowLength ?? 0)")
+                throw FoldKitError(
+                    .badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
+                    expected: "rows of \(length) values", found: "rows of \(rowLength ?? 0)")
             }
             try read(Self.part(of: span, start: firstRow * length, count: buffer.count), into: buffer)
             try RowScale.apply(rowScale, to: buffer, firstRow: firstRow, rowLength: length)
@@ -83,8 +85,9 @@ package final class FloatSpanReader {
     /// Values start ..< start + count of `span`, checked to lie inside it.
     private static func part(of span: FileSpan, start: Int, count: Int) throws -> FileSpan {
         guard start >= 0, count >= 0, start + count <= span.count else {
-            throw FoldKitError(.badInput, "tensor read past its end", file: span.path, byteOffset: span.byteOffset,
-                               expected: "\(span.count) values", found: "\(start + count)")
+            throw FoldKitError(
+                .badInput, "tensor read past its end", file: span.path, byteOffset: span.byteOffset,
+                expected: "\(span.count) values", found: "\(start + count)")
         }
         return FileSpan(path: span.path, byteOffset: span.byteOffset + start * 4, count: count)
     }

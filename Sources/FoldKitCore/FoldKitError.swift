@@ -58,9 +58,9 @@ public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable 
         if let byteOffset { location.append("at byte \(byteOffset)") }
         var text = location.isEmpty ? message : location.joined(separator: ": ") + ": " + message
         switch (expected, found) {
-        case let (e?, f?): text += " (expected \(e), found \(f))"
-        case let (e?, nil): text += " (expected \(e))"
-        case let (nil, f?): text += " (found \(f))"
+        case (let e?, let f?): text += " (expected \(e), found \(f))"
+        case (let e?, nil): text += " (expected \(e))"
+        case (nil, let f?): text += " (found \(f))"
         default: break
         }
         return text

@@ -15,7 +15,9 @@ public struct FullyConnected: Sendable {
     public var activation: Activation
 
     /// A fully connected layer of the given parameters.
-    public init(inputCount: Int, outputCount: Int, weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm? = nil, activation: Activation = .linear) {
+    public init(
+        inputCount: Int, outputCount: Int, weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm? = nil, activation: Activation = .linear
+    ) {
         self.inputCount = inputCount
         self.outputCount = outputCount
         self.weights = weights

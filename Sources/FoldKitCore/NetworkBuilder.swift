@@ -18,8 +18,9 @@ package struct NetworkBuilder {
         let index = layers.count
         let label = name.map { "layer \(index) '\($0)' (\(source.section))" } ?? "layer \(index) \(source.section)"
         for input in inputs where input != Network.inputIndex && !(0..<index).contains(input) {
-            throw FoldKitError(.badInput, "input refers to layer \(input), which does not come before this one",
-                               file: source.file, line: source.line, layer: label)
+            throw FoldKitError(
+                .badInput, "input refers to layer \(input), which does not come before this one",
+                file: source.file, line: source.line, layer: label)
         }
         let shape: ActivationShape
         do {

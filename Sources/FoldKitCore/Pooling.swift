@@ -21,7 +21,9 @@ public struct Pooling: Sendable, Hashable {
     public var countIncludesPadding: Bool
 
     /// A pooling window of kernelHeight x kernelWidth stepping by (strideY, strideX).
-    public init(kind: Kind, kernelHeight: Int, kernelWidth: Int, strideY: Int, strideX: Int, padding: Padding2D = .zero, countIncludesPadding: Bool = false) {
+    public init(
+        kind: Kind, kernelHeight: Int, kernelWidth: Int, strideY: Int, strideX: Int, padding: Padding2D = .zero, countIncludesPadding: Bool = false
+    ) {
         self.kind = kind
         self.kernelHeight = kernelHeight
         self.kernelWidth = kernelWidth

@@ -13,8 +13,9 @@ package enum RowScale {
         guard rowLength > 0, let base = values.baseAddress else { return }
         let rows = values.count / rowLength
         guard values.count % rowLength == 0, firstRow >= 0, firstRow + rows <= scale.count else {
-            throw FoldKitError(.badInput, "weights do not match their shape",
-                               expected: "rows \(firstRow)..<\(firstRow + rows) of \(scale.count), \(rowLength) values each", found: "\(values.count) values")
+            throw FoldKitError(
+                .badInput, "weights do not match their shape",
+                expected: "rows \(firstRow)..<\(firstRow + rows) of \(scale.count), \(rowLength) values each", found: "\(values.count) values")
         }
         for r in 0..<rows {
             let s = scale[firstRow + r]

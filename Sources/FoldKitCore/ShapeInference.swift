@@ -16,12 +16,14 @@ extension LayerKind {
         switch self {
         case .convolution(let c):
             try require(first.channels == c.inputChannels, "convolution input channels", expected: "\(c.inputChannels)", found: "\(first.channels)")
-            try require(c.groups >= 1 && c.inputChannels % c.groups == 0 && c.outputChannels % c.groups == 0,
-                        "groups must divide input and output channels", found: "groups=\(c.groups), in=\(c.inputChannels), out=\(c.outputChannels)")
+            try require(
+                c.groups >= 1 && c.inputChannels % c.groups == 0 && c.outputChannels % c.groups == 0,
+                "groups must divide input and output channels", found: "groups=\(c.groups), in=\(c.inputChannels), out=\(c.outputChannels)")
             try require(c.strideX >= 1 && c.strideY >= 1 && c.dilationX >= 1 && c.dilationY >= 1, "stride and dilation must be at least 1")
             let expected = SizeLimits.elementCount([c.outputChannels, c.inputChannels / max(c.groups, 1), c.kernelHeight, c.kernelWidth])
-            try require(expected == c.weights.count, "convolution weight count",
-                        expected: expected.map(String.init) ?? "more than Int holds", found: "\(c.weights.count)")
+            try require(
+                expected == c.weights.count, "convolution weight count",
+                expected: expected.map(String.init) ?? "more than Int holds", found: "\(c.weights.count)")
             let effH = (c.kernelHeight - 1) * c.dilationY + 1
             let effW = (c.kernelWidth - 1) * c.dilationX + 1
             result = ActivationShape(
@@ -42,20 +44,29 @@ extension LayerKind {
         case .activation, .softmax, .identity, .detection:
             result = first
         case .prelu(let alpha):
-            try require(alpha.count == first.channels || alpha.count == first.count, "prelu alpha count", expected: "\(first.channels) or \(first.count)", found: "\(alpha.count)")
+            try require(
+                alpha.count == first.channels || alpha.count == first.count, "prelu alpha count", expected: "\(first.channels) or \(first.count)",
+                found: "\(alpha.count)")
             result = first
         case .batchNorm(let bn):
             try require(bn.channels == first.channels, "batch norm channels", expected: "\(first.channels)", found: "\(bn.channels)")
             result = first
         case .channelAffine(let a):
-            try require(a.scale.count == first.channels && a.shift.count == first.channels, "channel affine size", expected: "\(first.channels)", found: "\(a.scale.count)")
+            try require(
+                a.scale.count == first.channels && a.shift.count == first.channels, "channel affine size", expected: "\(first.channels)",
+                found: "\(a.scale.count)")
             result = first
         case .concatenation(let r):
-            try require(r.groups >= 1 && r.groupID >= 0 && r.groupID < r.groups, "route group_id must be in 0..<groups", found: "groups=\(r.groups) group_id=\(r.groupID)")
+            try require(
+                r.groups >= 1 && r.groupID >= 0 && r.groupID < r.groups, "route group_id must be in 0..<groups",
+                found: "groups=\(r.groups) group_id=\(r.groupID)")
             var channels = 0
             for shape in inputs {
-                try require(shape.height == first.height && shape.width == first.width, "route inputs differ in size", expected: "\(first.height)x\(first.width)", found: "\(shape.height)x\(shape.width)")
-                try require(shape.channels % r.groups == 0, "route groups must divide channels", found: "\(shape.channels) channels, groups=\(r.groups)")
+                try require(
+                    shape.height == first.height && shape.width == first.width, "route inputs differ in size",
+                    expected: "\(first.height)x\(first.width)", found: "\(shape.height)x\(shape.width)")
+                try require(
+                    shape.channels % r.groups == 0, "route groups must divide channels", found: "\(shape.channels) channels, groups=\(r.groups)")
                 channels += shape.channels / r.groups
             }
             result = ActivationShape(channels: channels, height: first.height, width: first.width)
@@ -65,17 +76,26 @@ extension LayerKind {
         case .product:
             try require(inputs.count == 2, "product needs two inputs", found: "\(inputs.count)")
             let (a, b) = (inputs[0], inputs[1])
-            if a == b { result = a }
-            else if b.height == 1 && b.width == 1 && b.channels == a.channels { result = a }
-            else if a.height == 1 && a.width == 1 && a.channels == b.channels { result = b }
-            else { throw FoldKitError(.badInput, "product inputs cannot be broadcast", expected: "equal shapes or C x 1 x 1", found: "\(a) and \(b)") }
+            if a == b {
+                result = a
+            } else if b.height == 1 && b.width == 1 && b.channels == a.channels {
+                result = a
+            } else if a.height == 1 && a.width == 1 && a.channels == b.channels {
+                result = b
+            } else {
+                throw FoldKitError(.badInput, "product inputs cannot be broadcast", expected: "equal shapes or C x 1 x 1", found: "\(a) and \(b)")
+            }
         case .upsample(let u):
             result = ActivationShape(channels: first.channels, height: first.height * u.strideY, width: first.width * u.strideX)
         case .reorg(let r):
-            try require(r.stride >= 1 && first.height % r.stride == 0 && first.width % r.stride == 0, "reorg stride must divide height and width", found: "\(first), stride \(r.stride)")
+            try require(
+                r.stride >= 1 && first.height % r.stride == 0 && first.width % r.stride == 0, "reorg stride must divide height and width",
+                found: "\(first), stride \(r.stride)")
             result = ActivationShape(channels: first.channels * r.stride * r.stride, height: first.height / r.stride, width: first.width / r.stride)
         case .reshape(let r):
-            try require(r.target.count == first.count, "reshape must keep the element count", expected: "\(first.count)", found: "\(r.target.count) (\(r.target))")
+            try require(
+                r.target.count == first.count, "reshape must keep the element count", expected: "\(first.count)",
+                found: "\(r.target.count) (\(r.target))")
             result = r.target
         case .zeroPad(let p):
             result = ActivationShape(channels: first.channels, height: first.height + p.top + p.bottom, width: first.width + p.left + p.right)

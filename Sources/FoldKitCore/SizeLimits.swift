@@ -26,8 +26,9 @@ package enum SizeLimits {
     package static func checkActivation(_ shape: ActivationShape, file: String?, line: Int?, layer: String?) throws {
         let count = elementCount([shape.channels, shape.height, shape.width])
         guard let count, count <= maximumActivationElements else {
-            throw FoldKitError(.badInput, "activation \(shape) is larger than any network FoldKit runs", file: file, line: line, layer: layer,
-                               expected: "at most \(maximumActivationElements) values (2^31)", found: count.map { "\($0) values" } ?? "more than Int holds")
+            throw FoldKitError(
+                .badInput, "activation \(shape) is larger than any network FoldKit runs", file: file, line: line, layer: layer,
+                expected: "at most \(maximumActivationElements) values (2^31)", found: count.map { "\($0) values" } ?? "more than Int holds")
         }
     }
 }

@@ -20,8 +20,9 @@ enum CfgParser {
     static func parse(path: String) throws -> CfgFile {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if let size, size > maximumBytes {
-            throw FoldKitError(.badInput, "the .cfg file is larger than any network description", file: path,
-                               expected: "at most \(maximumBytes) bytes", found: "\(size) bytes")
+            throw FoldKitError(
+                .badInput, "the .cfg file is larger than any network description", file: path,
+                expected: "at most \(maximumBytes) bytes", found: "\(size) bytes")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read the .cfg file", file: path)
@@ -59,12 +60,14 @@ enum CfgParser {
             var content = Substring(line)
             if let hash = content.firstIndex(of: "#") { content = content[..<hash] }
             guard let equals = content.firstIndex(of: "=") else {
-                throw FoldKitError(.badInput, "line is neither a section header, a comment nor key=value", file: path, line: lineNumber, found: "'\(line)'")
+                throw FoldKitError(
+                    .badInput, "line is neither a section header, a comment nor key=value", file: path, line: lineNumber, found: "'\(line)'")
             }
             let key = String(content[..<equals])
             let value = String(content[content.index(after: equals)...])
             guard !key.isEmpty, !value.isEmpty else {
-                throw FoldKitError(.badInput, "option without a key or value", file: path, line: lineNumber, expected: "key=value", found: "'\(line)'")
+                throw FoldKitError(
+                    .badInput, "option without a key or value", file: path, line: lineNumber, expected: "key=value", found: "'\(line)'")
             }
             guard !sections.isEmpty else {
                 throw FoldKitError(.badInput, "option before the first [section]", file: path, line: lineNumber, found: "'\(line)'")

@@ -22,8 +22,9 @@ enum ConnectedSection {
         let biases = try context.take(.bias, shape: [outputs])
         let weights = try context.take(.weights, shape: [outputs, inputs], fanIn: inputs)
         let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: outputs, beta: biases) : nil
-        let layer = FullyConnected(inputCount: inputs, outputCount: outputs, weights: weights,
-                                   bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
+        let layer = FullyConnected(
+            inputCount: inputs, outputCount: outputs, weights: weights,
+            bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
         return BuiltLayer(kind: .fullyConnected(layer), inputs: [context.previous])
     }
 }

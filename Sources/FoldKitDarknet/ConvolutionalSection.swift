@@ -23,7 +23,8 @@ enum ConvolutionalSection {
     static func build(_ context: SectionContext) throws -> BuiltLayer {
         for key in ["binary", "xnor"] {
             if let option = context.section.option(key), option.value != "0" {
-                throw context.error(.unsupported,
+                throw context.error(
+                    .unsupported,
                     "binary (\(key)=\(option.value)) convolution cannot be folded into float blobs: its weights are signs times a per-filter mean and its inputs are binarised",
                     at: option, expected: "a float convolution")
             }
@@ -61,24 +62,29 @@ enum ConvolutionalSection {
         let activation = try DarknetActivation.read(context, default: "logistic")
 
         guard filters >= 1, size >= 1, strideX >= 1, strideY >= 1, dilation >= 1, padding >= 0 else {
-            throw context.error(.badInput, "filters, size, stride and dilation must be at least 1 and padding at least 0",
-                                found: "filters=\(filters) size=\(size) stride=\(strideX)x\(strideY) dilation=\(dilation) padding=\(padding)")
+            throw context.error(
+                .badInput, "filters, size, stride and dilation must be at least 1 and padding at least 0",
+                found: "filters=\(filters) size=\(size) stride=\(strideX)x\(strideY) dilation=\(dilation) padding=\(padding)")
         }
         guard groups >= 1, input.channels % groups == 0, filters % groups == 0 else {
-            throw context.error(.badInput, "groups must divide the input channels and filters",
-                                found: "groups=\(groups), input channels=\(input.channels), filters=\(filters)")
+            throw context.error(
+                .badInput, "groups must divide the input channels and filters",
+                found: "groups=\(groups), input channels=\(input.channels), filters=\(filters)")
         }
         let before = padding * dilation
         let after = 2 * padding - padding * dilation + (size - 1) * (dilation - 1)
         guard after >= 0 else {
-            throw context.error(.unsupported, "padding=\(padding) with dilation=\(dilation) and size=\(size) makes darknet's output smaller than its padded input; not supported",
-                                expected: "2*padding - padding*dilation + (size-1)*(dilation-1) >= 0", found: "\(after)")
+            throw context.error(
+                .unsupported,
+                "padding=\(padding) with dilation=\(dilation) and size=\(size) makes darknet's output smaller than its padded input; not supported",
+                expected: "2*padding - padding*dilation + (size-1)*(dilation-1) >= 0", found: "\(after)")
         }
 
         let biases = try context.take(.bias, shape: [filters])
         let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: biases) : nil
-        let weights = try context.take(.weights, shape: [filters, input.channels / groups, size, size],
-                                       fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
+        let weights = try context.take(
+            .weights, shape: [filters, input.channels / groups, size, size],
+            fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
 
         let convolution = Convolution(
             inputChannels: input.channels, outputChannels: filters, kernelHeight: size, kernelWidth: size,

@@ -56,10 +56,12 @@ enum DarknetActivation {
         }
         if let activation = parse(option.value) { return activation }
         if darknetOnly.contains(option.value) {
-            throw context.error(.unsupported, "activation '\(option.value)' is not supported by FoldKit", at: option,
-                                expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
+            throw context.error(
+                .unsupported, "activation '\(option.value)' is not supported by FoldKit", at: option,
+                expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
         }
-        throw context.error(.badInput, "unknown activation '\(option.value)'", at: option,
-                            expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
+        throw context.error(
+            .badInput, "unknown activation '\(option.value)'", at: option,
+            expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
     }
 }

@@ -33,9 +33,11 @@ public enum DarknetReader {
 
         try checkFileSize(plan: cursor.plan, end: cursor.offset, fileSize: fileSize, header: header, path: weightsPath)
         if header.connectedWeightsTransposed,
-           let layer = network.layers.first(where: { if case .fullyConnected = $0.kind { return true } else { return false } }) {
-            throw FoldKitError(.unsupported, "weights version \(header.version) stores [connected] weights transposed; not supported",
-                               file: weightsPath, layer: layer.label, byteOffset: layer.source.weightsByteRange?.lowerBound)
+            let layer = network.layers.first(where: { if case .fullyConnected = $0.kind { return true } else { return false } })
+        {
+            throw FoldKitError(
+                .unsupported, "weights version \(header.version) stores [connected] weights transposed; not supported",
+                file: weightsPath, layer: layer.label, byteOffset: layer.source.weightsByteRange?.lowerBound)
         }
         var result = network
         result.metadata["weightsVersion"] = header.version
@@ -52,8 +54,9 @@ public enum DarknetReader {
             throw FoldKitError(.badInput, "the .cfg file has no sections", file: cfg.path)
         }
         guard net.name == "net" || net.name == "network" else {
-            throw FoldKitError(.badInput, "the first section must be [net]", file: cfg.path, line: net.line, layer: net.header,
-                               expected: "[net]", found: net.header)
+            throw FoldKitError(
+                .badInput, "the first section must be [net]", file: cfg.path, line: net.line, layer: net.header,
+                expected: "[net]", found: net.header)
         }
         let inputShape = try NetSection.inputShape(net, options: options)
         let cursor = WeightsCursor(path: weightsPath, dataOffset: dataOffset)
@@ -64,8 +67,9 @@ public enum DarknetReader {
             let start = cursor.offset
             let built = try buildLayer(context)
             let end = cursor.offset
-            let source = LayerSource(file: cfg.path, section: section.header, line: section.line,
-                                     weightsByteRange: weightsPath != nil && end > start ? start..<end : nil)
+            let source = LayerSource(
+                file: cfg.path, section: section.header, line: section.line,
+                weightsByteRange: weightsPath != nil && end > start ? start..<end : nil)
             try builder.append(kind: built.kind, inputs: built.inputs, source: source)
         }
         guard !builder.layers.isEmpty else {

@@ -28,7 +28,8 @@ public enum DarknetSeededWeights {
         // Plan against the file about to be written: its tensors are lazy spans, so nothing is allocated.
         let (_, cursor) = try DarknetReader.build(cfg, weightsPath: path, dataOffset: header.byteCount, options: .init())
         guard FileManager.default.createFile(atPath: path, contents: header.encoded),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw FoldKitError(.io, "cannot create the weights file", file: path)
         }
         defer { try? handle.close() }

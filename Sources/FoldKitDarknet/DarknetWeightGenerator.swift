@@ -37,15 +37,17 @@ public enum DarknetWeightGenerator: String, CaseIterable, Sendable {
         for tensor in tensors {
             // A plain loop into preallocated storage: the same draws in the same order as one `draw` call
             // per element, without a closure per element (which dominates in unoptimised builds).
-            values.append([Float](unsafeUninitializedCapacity: tensor.count) { buffer, initialized in
-                for i in 0..<tensor.count {
-                    buffer[i] = draw(tensor.role, fanIn: tensor.fanIn, hasBatchNorm: hasBatchNorm, from: &generator)
-                }
-                initialized = tensor.count
-            })
+            values.append(
+                [Float](unsafeUninitializedCapacity: tensor.count) { buffer, initialized in
+                    for i in 0..<tensor.count {
+                        buffer[i] = draw(tensor.role, fanIn: tensor.fanIn, hasBatchNorm: hasBatchNorm, from: &generator)
+                    }
+                    initialized = tensor.count
+                })
         }
         if self == .wide, let g = tensors.firstIndex(where: { $0.role == .gamma }),
-           let v = tensors.firstIndex(where: { $0.role == .variance }), values[g].count == values[v].count {
+            let v = tensors.firstIndex(where: { $0.role == .variance }), values[g].count == values[v].count
+        {
             for c in values[g].indices {
                 values[g][c] = Float(Double(values[g][c]) * (Double(values[v][c]) + Self.wideEpsilon).squareRoot())
             }

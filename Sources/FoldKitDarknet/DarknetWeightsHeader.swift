@@ -59,15 +59,17 @@ struct DarknetWeightsHeader: Sendable, Hashable {
             return Int32(bitPattern: value)
         }
         guard raw.count >= 12 else {
-            throw FoldKitError(.badInput, "weights file too short for its header (major, minor, revision, seen)",
-                               file: path, byteOffset: 0, expected: "at least 16 bytes", found: "\(raw.count) bytes")
+            throw FoldKitError(
+                .badInput, "weights file too short for its header (major, minor, revision, seen)",
+                file: path, byteOffset: 0, expected: "at least 16 bytes", found: "\(raw.count) bytes")
         }
         let major = int32(at: 0), minor = int32(at: 4), revision = int32(at: 8)
         let wide = seenIs64Bit(major: major, minor: minor)
         let needed = wide ? 20 : 16
         guard raw.count >= needed else {
-            throw FoldKitError(.badInput, "weights file too short for its header (version \(major).\(minor).\(revision) stores 'seen' as \(wide ? 64 : 32) bits)",
-                               file: path, byteOffset: 12, expected: "\(needed) bytes", found: "\(raw.count) bytes")
+            throw FoldKitError(
+                .badInput, "weights file too short for its header (version \(major).\(minor).\(revision) stores 'seen' as \(wide ? 64 : 32) bits)",
+                file: path, byteOffset: 12, expected: "\(needed) bytes", found: "\(raw.count) bytes")
         }
         var seen: UInt64 = 0
         for i in 0..<(wide ? 8 : 4) { seen |= UInt64(raw[12 + i]) << (8 * i) }

@@ -10,8 +10,9 @@ enum DetectionSections {
         let total = try context.int("num", default: 1)
         let mask = try context.intList("mask") ?? Array(0..<max(total, 0))
         guard classes >= 1, total >= 1, !mask.isEmpty, mask.allSatisfy({ $0 >= 0 && $0 < total }) else {
-            throw context.error(.badInput, "[yolo] needs classes >= 1, num >= 1 and mask values in 0..<num",
-                                found: "classes=\(classes) num=\(total) mask=\(mask)")
+            throw context.error(
+                .badInput, "[yolo] needs classes >= 1, num >= 1 and mask values in 0..<num",
+                found: "classes=\(classes) num=\(total) mask=\(mask)")
         }
         // Darknet initialises anchors to 0.5 when `anchors=` is absent.
         let anchors = Array((try context.floatList("anchors") ?? [Float](repeating: 0.5, count: total * 2)).prefix(total * 2))
@@ -20,12 +21,14 @@ enum DetectionSections {
         }
         let expected = mask.count * (classes + 5)
         guard context.inputShape.channels == expected else {
-            throw context.error(.badInput, "[yolo] input channels do not match mask and classes (filters of the layer before must be mask.count*(classes+5))",
-                                expected: "\(expected)", found: "\(context.inputShape.channels)")
+            throw context.error(
+                .badInput, "[yolo] input channels do not match mask and classes (filters of the layer before must be mask.count*(classes+5))",
+                expected: "\(expected)", found: "\(context.inputShape.channels)")
         }
-        let head = DetectionHead(kind: .yolo, classes: classes, anchors: anchors, mask: mask, coords: 4, softmax: false,
-                                 scaleXY: try context.float("scale_x_y", default: 1),
-                                 newCoords: try context.int("new_coords", default: 0) != 0)
+        let head = DetectionHead(
+            kind: .yolo, classes: classes, anchors: anchors, mask: mask, coords: 4, softmax: false,
+            scaleXY: try context.float("scale_x_y", default: 1),
+            newCoords: try context.int("new_coords", default: 0) != 0)
         return BuiltLayer(kind: .detection(head), inputs: [context.previous])
     }
 
@@ -40,7 +43,8 @@ enum DetectionSections {
         let coords = try context.int("coords", default: 4)
         let num = try context.int("num", default: 1)
         guard classes >= 1, coords >= 4, num >= 1 else {
-            throw context.error(.badInput, "[region] needs classes >= 1, coords >= 4, num >= 1", found: "classes=\(classes) coords=\(coords) num=\(num)")
+            throw context.error(
+                .badInput, "[region] needs classes >= 1, coords >= 4, num >= 1", found: "classes=\(classes) coords=\(coords) num=\(num)")
         }
         // Darknet initialises anchors to 0.5 when `anchors=` is absent.
         let anchors = Array((try context.floatList("anchors") ?? [Float](repeating: 0.5, count: num * 2)).prefix(num * 2))
@@ -49,11 +53,13 @@ enum DetectionSections {
         }
         let expected = num * (classes + coords + 1)
         guard context.inputShape.channels == expected else {
-            throw context.error(.badInput, "[region] input channels do not match num, classes and coords",
-                                expected: "\(expected)", found: "\(context.inputShape.channels)")
+            throw context.error(
+                .badInput, "[region] input channels do not match num, classes and coords",
+                expected: "\(expected)", found: "\(context.inputShape.channels)")
         }
-        let head = DetectionHead(kind: .region, classes: classes, anchors: anchors, mask: Array(0..<num), coords: coords,
-                                 softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false)
+        let head = DetectionHead(
+            kind: .region, classes: classes, anchors: anchors, mask: Array(0..<num), coords: coords,
+            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false)
         return BuiltLayer(kind: .detection(head), inputs: [context.previous])
     }
 }

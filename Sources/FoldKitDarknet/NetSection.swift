@@ -19,7 +19,8 @@ enum NetSection {
         if height == 0 && width == 0 && channels == 0 && inputs > 0 {
             return .vector(inputs)
         }
-        throw FoldKitError(.badInput, "[net] needs positive width, height and channels (or inputs=)", file: net.file, line: net.line,
-                           layer: net.header, found: "width=\(width) height=\(height) channels=\(channels)")
+        throw FoldKitError(
+            .badInput, "[net] needs positive width, height and channels (or inputs=)", file: net.file, line: net.line,
+            layer: net.header, found: "width=\(width) height=\(height) channels=\(channels)")
     }
 }

@@ -27,12 +27,14 @@ enum PoolingSection {
         let size = try context.int("size", default: stride)
         let padding = try context.int("padding", default: size - 1)
         guard size >= 1, strideX >= 1, strideY >= 1, padding >= 0 else {
-            throw context.error(.badInput, "size and stride must be at least 1 and padding at least 0",
-                                found: "size=\(size) stride=\(strideX)x\(strideY) padding=\(padding)")
+            throw context.error(
+                .badInput, "size and stride must be at least 1 and padding at least 0",
+                found: "size=\(size) stride=\(strideX)x\(strideY) padding=\(padding)")
         }
         let pad = Padding2D(top: padding / 2, left: padding / 2, bottom: padding - padding / 2, right: padding - padding / 2)
-        let pooling = Pooling(kind: kind, kernelHeight: size, kernelWidth: size, strideY: strideY, strideX: strideX,
-                              padding: pad, countIncludesPadding: false)
+        let pooling = Pooling(
+            kind: kind, kernelHeight: size, kernelWidth: size, strideY: strideY, strideX: strideX,
+            padding: pad, countIncludesPadding: false)
         return BuiltLayer(kind: .pooling(pooling), inputs: [context.previous])
     }
 }

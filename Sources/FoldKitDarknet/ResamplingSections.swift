@@ -8,7 +8,8 @@ enum ResamplingSections {
         let stride = try context.int("stride", default: 2)
         guard stride >= 1 else {
             if stride < 0, let option = context.section.option("stride") {
-                throw context.error(.unsupported, "[upsample] with a negative stride (downsampling) is not supported", at: option, found: option.value)
+                throw context.error(
+                    .unsupported, "[upsample] with a negative stride (downsampling) is not supported", at: option, found: option.value)
             }
             throw context.error(.badInput, "[upsample] stride must be at least 1", found: "\(stride)")
         }

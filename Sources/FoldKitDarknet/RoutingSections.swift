@@ -39,8 +39,9 @@ enum RoutingSections {
         let scales = context.inputShape
         let target = context.builder.shape(of: from)
         guard scales.height == 1, scales.width == 1, scales.channels == target.channels else {
-            throw context.error(.badInput, "[scale_channels] needs a C x 1 x 1 previous layer with the channels of layer \(from)",
-                                expected: "\(target.channels)x1x1", found: "\(scales)")
+            throw context.error(
+                .badInput, "[scale_channels] needs a C x 1 x 1 previous layer with the channels of layer \(from)",
+                expected: "\(target.channels)x1x1", found: "\(scales)")
         }
         return BuiltLayer(kind: .product, inputs: [from, context.previous])
     }
@@ -52,8 +53,9 @@ enum RoutingSections {
         try requireLinear(context)
         let target = context.builder.shape(of: from)
         guard context.inputShape == target else {
-            throw context.error(.badInput, "[sam] needs the previous layer and layer \(from) to have the same shape",
-                                expected: "\(target)", found: "\(context.inputShape)")
+            throw context.error(
+                .badInput, "[sam] needs the previous layer and layer \(from) to have the same shape",
+                expected: "\(target)", found: "\(context.inputShape)")
         }
         return BuiltLayer(kind: .product, inputs: [from, context.previous])
     }
@@ -68,8 +70,9 @@ enum RoutingSections {
     private static func requireLinear(_ context: SectionContext) throws {
         let activation = try DarknetActivation.read(context, default: "linear")
         if activation != .linear, let option = context.section.option("activation") {
-            throw context.error(.unsupported, "an activation after \(context.section.header) is not supported", at: option,
-                                expected: "linear", found: option.value)
+            throw context.error(
+                .unsupported, "an activation after \(context.section.header) is not supported", at: option,
+                expected: "linear", found: option.value)
         }
     }
 }

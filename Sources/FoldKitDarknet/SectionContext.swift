@@ -16,7 +16,9 @@ struct SectionContext {
     var previous: Int { index == 0 ? Network.inputIndex : index - 1 }
     var inputShape: ActivationShape { builder.shape(of: previous) }
 
-    func error(_ kind: FoldKitError.Kind, _ message: String, at option: CfgOption? = nil, expected: String? = nil, found: String? = nil) -> FoldKitError {
+    func error(_ kind: FoldKitError.Kind, _ message: String, at option: CfgOption? = nil, expected: String? = nil, found: String? = nil)
+        -> FoldKitError
+    {
         FoldKitError(kind, message, file: section.file, line: option?.line ?? section.line, layer: label, expected: expected, found: found)
     }
 
@@ -46,8 +48,9 @@ struct SectionContext {
     func resolve(_ reference: Int, option: CfgOption?) throws -> Int {
         let resolved = reference < 0 ? index + reference : reference
         guard resolved >= 0 && resolved < index else {
-            throw error(.badInput, "layer reference \(reference) does not name an earlier layer", at: option,
-                        expected: "a layer in 0..<\(index) (or -1...-\(index))", found: "\(resolved)")
+            throw error(
+                .badInput, "layer reference \(reference) does not name an earlier layer", at: option,
+                expected: "a layer in 0..<\(index) (or -1...-\(index))", found: "\(resolved)")
         }
         return resolved
     }

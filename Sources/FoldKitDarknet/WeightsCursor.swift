@@ -24,14 +24,16 @@ final class WeightsCursor {
     /// here; the reader compares the plan with the file's size afterwards.)
     func take(_ role: TensorRole, shape: [Int], fanIn: Int = 0, layer: String) throws -> WeightTensor {
         guard let count = SizeLimits.elementCount(shape), count <= Int.max / 8 - offset else {
-            throw FoldKitError(.badInput, "\(role.readableName) tensor \(shape) is larger than any file can hold", file: path, layer: layer,
-                               byteOffset: path == nil ? nil : offset, expected: "a size that fits in a weights file", found: "shape \(shape)")
+            throw FoldKitError(
+                .badInput, "\(role.readableName) tensor \(shape) is larger than any file can hold", file: path, layer: layer,
+                byteOffset: path == nil ? nil : offset, expected: "a size that fits in a weights file", found: "shape \(shape)")
         }
         if path == nil {
             guard count <= SizeLimits.maximumZeroFilledWeightElements - zeroFilled else {
-                throw FoldKitError(.badInput, "the cfg describes more parameters than FoldKit zero-fills without a weights file", layer: layer,
-                                   expected: "at most \(SizeLimits.maximumZeroFilledWeightElements) values in all",
-                                   found: "\(zeroFilled + count) values up to this \(role.readableName) tensor \(shape)")
+                throw FoldKitError(
+                    .badInput, "the cfg describes more parameters than FoldKit zero-fills without a weights file", layer: layer,
+                    expected: "at most \(SizeLimits.maximumZeroFilledWeightElements) values in all",
+                    found: "\(zeroFilled + count) values up to this \(role.readableName) tensor \(shape)")
             }
             zeroFilled += count
         }

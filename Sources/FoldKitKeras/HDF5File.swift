@@ -86,7 +86,9 @@ final class HDF5File {
         let typeSize = H5Tget_size(type)
         H5Tclose(type)
         guard typeClass == H5T_FLOAT else {
-            throw error("dataset is not floating point", datasetPath, expected: "float16/float32/float64", found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
+            throw error(
+                "dataset is not floating point", datasetPath, expected: "float16/float32/float64",
+                found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
         }
         let shape = try dims(of: dataset, datasetPath)
         let count = try checkedCount(of: dataset, shape: shape, elementBytes: typeSize, datasetPath)
@@ -132,14 +134,17 @@ final class HDF5File {
         defer { H5Tclose(fileType) }
         guard H5Tget_class(fileType) == H5T_STRING else {
             if count == 0 { return [] }
-            throw error("attribute '\(name)' is not a string", objectPath, expected: "string", found: "HDF5 type class \(H5Tget_class(fileType).rawValue)")
+            throw error(
+                "attribute '\(name)' is not a string", objectPath, expected: "string", found: "HDF5 type class \(H5Tget_class(fileType).rawValue)")
         }
         if count == 0 { return [] }
         // Sizes come from the file: bound them before allocating (model_config is a few MB at most).
         guard count <= Self.maximumAttributeBytes / 16,
-              let total = SizeLimits.elementCount([count, H5Tget_size(fileType)]), total <= Self.maximumAttributeBytes else {
-            throw error("attribute '\(name)' is larger than any model description", objectPath,
-                        expected: "at most \(Self.maximumAttributeBytes) bytes", found: "\(count) strings of \(H5Tget_size(fileType)) bytes")
+            let total = SizeLimits.elementCount([count, H5Tget_size(fileType)]), total <= Self.maximumAttributeBytes
+        else {
+            throw error(
+                "attribute '\(name)' is larger than any model description", objectPath,
+                expected: "at most \(Self.maximumAttributeBytes) bytes", found: "\(count) strings of \(H5Tget_size(fileType)) bytes")
         }
         if H5Tis_variable_str(fileType) > 0 {
             let memType = H5Tcopy(foldkit_h5t_c_s1())
@@ -228,14 +233,16 @@ final class HDF5File {
     /// `maximumDatasetElements`, and count x element size <= maximumExpansion x stored bytes + 1 MiB.
     private func checkedCount(of dataset: hid_t, shape: [Int], elementBytes: Int, _ datasetPath: String) throws -> Int {
         guard let count = SizeLimits.elementCount(shape), count <= Self.maximumDatasetElements else {
-            throw error("dataset is larger than any layer FoldKit reads", datasetPath,
-                        expected: "at most \(Self.maximumDatasetElements) values", found: "shape \(shape)")
+            throw error(
+                "dataset is larger than any layer FoldKit reads", datasetPath,
+                expected: "at most \(Self.maximumDatasetElements) values", found: "shape \(shape)")
         }
         let stored = Int(clamping: H5Dget_storage_size(dataset))
         let declared = count * max(elementBytes, 1)
         guard declared <= Self.maximumExpansion * stored + (1 << 20) else {
-            throw error("dataset declares far more values than it stores", datasetPath,
-                        expected: "at most \(Self.maximumExpansion)x the \(stored) stored bytes", found: "\(declared) bytes (shape \(shape))")
+            throw error(
+                "dataset declares far more values than it stores", datasetPath,
+                expected: "at most \(Self.maximumExpansion)x the \(stored) stored bytes", found: "\(declared) bytes (shape \(shape))")
         }
         return count
     }

@@ -31,9 +31,10 @@ struct KerasArchive {
         func entry(_ name: String, required: Bool) throws -> Entry? {
             guard let entry = archive[name] else {
                 if required {
-                    throw FoldKitError(.badInput, "archive has no '\(name)'", file: path,
-                                       expected: "config.json, model.weights.h5, metadata.json",
-                                       found: archive.map { $0.path }.joined(separator: ", "))
+                    throw FoldKitError(
+                        .badInput, "archive has no '\(name)'", file: path,
+                        expected: "config.json, model.weights.h5, metadata.json",
+                        found: archive.map { $0.path }.joined(separator: ", "))
                 }
                 return nil
             }
@@ -44,14 +45,17 @@ struct KerasArchive {
         func extract(_ entry: Entry, _ consume: (Data) throws -> Void) throws {
             var produced: UInt64 = 0
             do {
-                _ = try archive.extract(entry, consumer: { chunk in
-                    produced += UInt64(chunk.count)
-                    guard produced <= entry.uncompressedSize else { throw ExtractionOverrun() }
-                    try consume(chunk)
-                })
+                _ = try archive.extract(
+                    entry,
+                    consumer: { chunk in
+                        produced += UInt64(chunk.count)
+                        guard produced <= entry.uncompressedSize else { throw ExtractionOverrun() }
+                        try consume(chunk)
+                    })
             } catch is ExtractionOverrun {
-                throw FoldKitError(.badInput, "entry '\(entry.path)' expands beyond the size its header declares", file: path,
-                                   expected: "\(entry.uncompressedSize) bytes", found: "more")
+                throw FoldKitError(
+                    .badInput, "entry '\(entry.path)' expands beyond the size its header declares", file: path,
+                    expected: "\(entry.uncompressedSize) bytes", found: "more")
             } catch let error as FoldKitError {
                 throw error
             } catch {
@@ -106,10 +110,12 @@ struct KerasArchive {
         let declared = entry.uncompressedSize
         let bound = min(maximumEntryBytes, entry.compressedSize.multipliedReportingOverflow(by: maximumExpansion).partialValue + expansionAllowance)
         guard declared <= bound else {
-            throw FoldKitError(.badInput, "entry '\(entry.path)' declares \(declared) bytes from \(entry.compressedSize) compressed (a zip bomb or a broken archive)",
-                               file: path,
-                               expected: "at most \(bound) bytes (\(maximumExpansion)x the compressed size + 1 MiB, at most 4 GiB)",
-                               found: "\(declared) bytes")
+            throw FoldKitError(
+                .badInput,
+                "entry '\(entry.path)' declares \(declared) bytes from \(entry.compressedSize) compressed (a zip bomb or a broken archive)",
+                file: path,
+                expected: "at most \(bound) bytes (\(maximumExpansion)x the compressed size + 1 MiB, at most 4 GiB)",
+                found: "\(declared) bytes")
         }
     }
 

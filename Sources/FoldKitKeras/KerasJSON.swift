@@ -14,19 +14,24 @@ indirect enum KerasJSON: Decodable, Equatable {
 
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let b = try? container.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? container.decode(Double.self) { self = .number(n) }
-        else if let s = try? container.decode(String.self) {
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? container.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? container.decode(String.self) {
             switch s {
             case "__foldkit_nan__": self = .number(.nan)
             case "__foldkit_inf__": self = .number(.infinity)
             case "__foldkit_-inf__": self = .number(-.infinity)
             default: self = .string(s)
             }
+        } else if let a = try? container.decode([KerasJSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: KerasJSON].self))
         }
-        else if let a = try? container.decode([KerasJSON].self) { self = .array(a) }
-        else { self = .object(try container.decode([String: KerasJSON].self)) }
     }
 
     /// Parses JSON text; `file` names the source in errors.

@@ -40,12 +40,15 @@ struct KerasModelDescription {
             model.backend = backend
             return model
         default:
-            throw FoldKitError(.unsupported, "model class '\(className)' is not supported", file: file,
-                               expected: "Sequential, Model or Functional", found: className)
+            throw FoldKitError(
+                .unsupported, "model class '\(className)' is not supported", file: file,
+                expected: "Sequential, Model or Functional", found: className)
         }
     }
 
-    private static func layerEntry(_ entry: KerasJSON, index: Int, file: String) throws -> (name: String, className: String, module: String?, config: KerasJSON) {
+    private static func layerEntry(_ entry: KerasJSON, index: Int, file: String) throws -> (
+        name: String, className: String, module: String?, config: KerasJSON
+    ) {
         guard let className = entry["class_name"]?.string, let config = entry["config"] else {
             throw FoldKitError(.badInput, "layer entry \(index) has no class_name/config", file: file)
         }
@@ -84,18 +87,22 @@ struct KerasModelDescription {
             if inputShape == nil {
                 inputShape = try shapeFromConfig(layerConfig, file: file, layer: name)
             }
-            layers.append(KerasLayerDescription(name: name, className: className, module: module, config: layerConfig,
-                                                inboundLayers: [previous ?? inputName]))
+            layers.append(
+                KerasLayerDescription(
+                    name: name, className: className, module: module, config: layerConfig,
+                    inboundLayers: [previous ?? inputName]))
             previous = name
         }
         if inputShape == nil, let buildShape, let dims = buildShape.array {
             inputShape = Array(dims.dropFirst().map { $0.int })
         }
         guard let shape = inputShape, let last = previous else {
-            throw FoldKitError(.badInput, "Sequential model has no input shape (batch_input_shape / batch_shape / build_input_shape) or no layers", file: file)
+            throw FoldKitError(
+                .badInput, "Sequential model has no input shape (batch_input_shape / batch_shape / build_input_shape) or no layers", file: file)
         }
-        return KerasModelDescription(className: "Sequential", layers: layers, inputName: inputName, outputNames: [last],
-                                     inputShape: shape, isSequential: true, kerasVersion: nil, backend: nil)
+        return KerasModelDescription(
+            className: "Sequential", layers: layers, inputName: inputName, outputNames: [last],
+            inputShape: shape, isSequential: true, kerasVersion: nil, backend: nil)
     }
 
     /// batch_input_shape (Keras 1/2), batch_shape (Keras 3) or input_dim (Keras 1 Dense), without the batch axis.
@@ -131,23 +138,29 @@ struct KerasModelDescription {
             }
             let history = try inboundHistory(node, file: file, layer: label)
             for reference in history where reference.node != 0 || reference.tensor != 0 {
-                throw FoldKitError(.unsupported, "input refers to node \(reference.node) tensor \(reference.tensor) of '\(reference.layer)' (shared layers or multi-output layers are not supported)",
-                                   file: file, layer: label)
+                throw FoldKitError(
+                    .unsupported,
+                    "input refers to node \(reference.node) tensor \(reference.tensor) of '\(reference.layer)' (shared layers or multi-output layers are not supported)",
+                    file: file, layer: label)
             }
-            layers.append(KerasLayerDescription(name: name, className: layerClass, module: module, config: layerConfig,
-                                                inboundLayers: history.map { $0.layer }))
+            layers.append(
+                KerasLayerDescription(
+                    name: name, className: layerClass, module: module, config: layerConfig,
+                    inboundLayers: history.map { $0.layer }))
         }
         let inputRefs = try endpointNames(config["input_layers"], what: "input_layers", file: file)
         let outputRefs = try endpointNames(config["output_layers"], what: "output_layers", file: file)
         guard inputRefs.count == 1, let inputName = inputRefs.first else {
-            throw FoldKitError(.unsupported, "only models with exactly one input are supported", file: file, found: "\(inputRefs.count) inputs: \(inputRefs)")
+            throw FoldKitError(
+                .unsupported, "only models with exactly one input are supported", file: file, found: "\(inputRefs.count) inputs: \(inputRefs)")
         }
         guard let input = inputs.first(where: { $0.name == inputName }) else {
             throw FoldKitError(.badInput, "model input '\(inputName)' is not an InputLayer", file: file)
         }
         guard !outputRefs.isEmpty else { throw FoldKitError(.badInput, "model has no outputs", file: file) }
-        return KerasModelDescription(className: className, layers: layers, inputName: inputName, outputNames: outputRefs,
-                                     inputShape: input.shape, isSequential: false, kerasVersion: nil, backend: nil)
+        return KerasModelDescription(
+            className: className, layers: layers, inputName: inputName, outputNames: outputRefs,
+            inputShape: input.shape, isSequential: false, kerasVersion: nil, backend: nil)
     }
 
     private struct TensorReference { var layer: String; var node: Int; var tensor: Int }
@@ -176,9 +189,12 @@ struct KerasModelDescription {
             for item in items { collectKerasTensors(item, into: &found) }
         case .object:
             if value["class_name"]?.string == "__keras_tensor__", let history = value["config"]?["keras_history"]?.array,
-               let name = history.first?.string {
-                found.append(TensorReference(layer: name, node: history.count > 1 ? history[1].int ?? 0 : 0,
-                                             tensor: history.count > 2 ? history[2].int ?? 0 : 0))
+                let name = history.first?.string
+            {
+                found.append(
+                    TensorReference(
+                        layer: name, node: history.count > 1 ? history[1].int ?? 0 : 0,
+                        tensor: history.count > 2 ? history[2].int ?? 0 : 0))
             }
         default: break
         }

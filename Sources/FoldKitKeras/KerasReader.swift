@@ -20,8 +20,9 @@ public enum KerasReader {
     /// `FoldKitError` naming the file and layer of the first problem (unsupported layers are refused by name).
     public static func read(paths: [String], options: KerasReadOptions = .init()) throws -> Network {
         try withSource(paths: paths) { source in
-            var network = try build(source.description, store: source.store, descriptionFile: source.descriptionFile, sourceFiles: source.sourceFiles,
-                                    kerasVersion: source.version, backend: source.backend, fileKind: source.fileKind, options: options)
+            var network = try build(
+                source.description, store: source.store, descriptionFile: source.descriptionFile, sourceFiles: source.sourceFiles,
+                kerasVersion: source.version, backend: source.backend, fileKind: source.fileKind, options: options)
             if let entry = source.weightsEntry { network.metadata["weights_entry"] = entry }
             return network
         }
@@ -32,8 +33,9 @@ public enum KerasReader {
     /// from an input array before reading the whole model.
     package static func inputDeclaration(paths: [String]) throws -> KerasInputDeclaration {
         try withSource(paths: paths) { source in
-            KerasInputDeclaration(dims: source.description.inputShape,
-                                  channelsFirst: try isChannelsFirst(source.description, file: source.descriptionFile))
+            KerasInputDeclaration(
+                dims: source.description.inputShape,
+                channelsFirst: try isChannelsFirst(source.description, file: source.descriptionFile))
         }
     }
 
@@ -61,22 +63,27 @@ public enum KerasReader {
             let ordered = description.layers.map { ($0.name, $0.className) }
             let store = KerasWeightStore(file: file, layout: .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)))
             let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
-            return try body(Source(description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
-                                   backend: description.backend, fileKind: "keras archive", weightsEntry: "model.weights.h5"))
+            return try body(
+                Source(
+                    description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
+                    backend: description.backend, fileKind: "keras archive", weightsEntry: "model.weights.h5"))
         }
         if paths.count == 1 {
             let file = try HDF5File(path: paths[0])
             guard file.hasAttribute("model_config") else {
-                throw FoldKitError(.usage, "HDF5 file has no model_config attribute (a weights-only file): pass the model's JSON description too",
-                                   file: paths[0], expected: "[model.h5] or [config.json, weights.h5]")
+                throw FoldKitError(
+                    .usage, "HDF5 file has no model_config attribute (a weights-only file): pass the model's JSON description too",
+                    file: paths[0], expected: "[model.h5] or [config.json, weights.h5]")
             }
             let json = try KerasJSON.parse(try file.stringAttribute("model_config"), file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
             let root = file.exists("model_weights") ? "model_weights" : ""
             let store = KerasWeightStore(file: file, layout: .legacy(root: root))
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
-            return try body(Source(description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
-                                   backend: backend, fileKind: "full model HDF5"))
+            return try body(
+                Source(
+                    description: description, store: store, descriptionFile: paths[0], sourceFiles: paths, version: version,
+                    backend: backend, fileKind: "full model HDF5"))
         }
         if paths.count == 2, let jsonIndex = lower.firstIndex(of: "json") {
             let jsonPath = paths[jsonIndex]
@@ -91,13 +98,17 @@ public enum KerasReader {
             // `save_weights("x.weights.h5")` (Keras 3, recent tf.keras) writes the archive layout: layers/<path>/vars/<i>.
             let archiveLayout = root.isEmpty && !KerasWeightStore.hasLayerNames(file) && file.isGroup("layers")
             let ordered = description.layers.map { ($0.name, $0.className) }
-            let store = KerasWeightStore(file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
+            let store = KerasWeightStore(
+                file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
-            return try body(Source(description: description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
-                                   version: version, backend: backend, fileKind: "JSON + weights HDF5"))
+            return try body(
+                Source(
+                    description: description, store: store, descriptionFile: jsonPath, sourceFiles: [jsonPath, weightsPath],
+                    version: version, backend: backend, fileKind: "JSON + weights HDF5"))
         }
-        throw FoldKitError(.usage, "unrecognised Keras file combination", file: paths.joined(separator: ", "),
-                           expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
+        throw FoldKitError(
+            .usage, "unrecognised Keras file combination", file: paths.joined(separator: ", "),
+            expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
     }
 
     /// keras_version and backend from the file root, the weights group, or the JSON description.
@@ -111,8 +122,10 @@ public enum KerasReader {
         return (attribute("keras_version") ?? description.kerasVersion, attribute("backend") ?? description.backend)
     }
 
-    private static func build(_ description: KerasModelDescription, store: KerasWeightStore, descriptionFile: String, sourceFiles: [String],
-                              kerasVersion: String?, backend: String?, fileKind: String, options: KerasReadOptions) throws -> Network {
+    private static func build(
+        _ description: KerasModelDescription, store: KerasWeightStore, descriptionFile: String, sourceFiles: [String],
+        kerasVersion: String?, backend: String?, fileKind: String, options: KerasReadOptions
+    ) throws -> Network {
         // Keras 1 writes no keras_version in weights-only files; a 'dim_ordering' key only exists in Keras 1 configs.
         let usesDimOrdering = description.layers.contains { $0.config["dim_ordering"] != nil }
         let major = kerasVersion.flatMap { Int($0.split(separator: ".").first ?? "") } ?? (usesDimOrdering ? 1 : 2)
@@ -124,32 +137,38 @@ public enum KerasReader {
 
         let inputShape = try resolveInputShape(description.inputShape, channelsFirst: channelsFirst, file: descriptionFile, options: options)
         try SizeLimits.checkActivation(inputShape, file: descriptionFile, line: nil, layer: "input '\(description.inputName)'")
-        var translator = KerasGraphTranslator(model: description, store: store, descriptionFile: descriptionFile, inputShape: inputShape,
-                                              channelsFirst: channelsFirst, flipKernels: flip, kerasMajor: major)
+        var translator = KerasGraphTranslator(
+            model: description, store: store, descriptionFile: descriptionFile, inputShape: inputShape,
+            channelsFirst: channelsFirst, flipKernels: flip, kerasMajor: major)
         let outputs = try translator.translate()
         let unused = Set(try store.layersWithWeights()).subtracting(translator.weightLayersUsed)
         if !unused.isEmpty {
-            throw FoldKitError(.badInput, "the weights file holds weights for layers the model description does not use", file: store.file.path,
-                               found: unused.sorted().joined(separator: ", "))
+            throw FoldKitError(
+                .badInput, "the weights file holds weights for layers the model description does not use", file: store.file.path,
+                found: unused.sorted().joined(separator: ", "))
         }
-        var metadata = ["keras_version": kerasVersion ?? "unknown", "backend": backend ?? "unknown", "model_class": description.className,
-                        "file_kind": fileKind, "data_format": channelsFirst ? "channels_first" : "channels_last"]
+        var metadata = [
+            "keras_version": kerasVersion ?? "unknown", "backend": backend ?? "unknown", "model_class": description.className,
+            "file_kind": fileKind, "data_format": channelsFirst ? "channels_first" : "channels_last",
+        ]
         if flip { metadata["kernels"] = "Theano (rotated by 180 degrees for cross-correlation)" }
         let convention = translator.firstEpsilon.map { EpsilonConvention(epsilon: $0, placement: .insideSqrt) } ?? defaultEpsilon
-        let network = Network(format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,
-                              inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.layers,
-                              outputs: outputs, epsilonConvention: convention, metadata: metadata)
+        let network = Network(
+            format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,
+            inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.layers,
+            outputs: outputs, epsilonConvention: convention, metadata: metadata)
         if let override = options.epsilonOverride { return network.withEpsilonConvention(override) }
         return network
     }
 
     /// Whether the model's layers are channels-first (`data_format` channels_first, Keras 1 `dim_ordering` th).
     private static func isChannelsFirst(_ description: KerasModelDescription, file: String) throws -> Bool {
-        let formats = Set(description.layers.compactMap { layer -> Bool? in
-            if let f = layer.config["data_format"]?.string { return f == "channels_first" }
-            if let d = layer.config["dim_ordering"]?.string, d != "default" { return d == "th" }
-            return nil
-        })
+        let formats = Set(
+            description.layers.compactMap { layer -> Bool? in
+                if let f = layer.config["data_format"]?.string { return f == "channels_first" }
+                if let d = layer.config["dim_ordering"]?.string, d != "default" { return d == "th" }
+                return nil
+            })
         if formats.count > 1 {
             throw FoldKitError(.unsupported, "model mixes channels-first and channels-last layers", file: file)
         }
@@ -170,16 +189,19 @@ public enum KerasReader {
             let (h, w, c) = channelsFirst ? (filled[1], filled[2], filled[0]) : (filled[0], filled[1], filled[2])
             guard let c else { throw FoldKitError(.badInput, "model input channel count is undefined", file: file, found: declared) }
             guard let height = h, let width = w else {
-                throw FoldKitError(.usage, "model input height/width is undefined (None): " + options.undefinedSizeAdvice,
-                                   file: file, expected: declaration.takenShapesText(filled), found: declared)
+                throw FoldKitError(
+                    .usage, "model input height/width is undefined (None): " + options.undefinedSizeAdvice,
+                    file: file, expected: declaration.takenShapesText(filled), found: declared)
             }
             guard height > 0, width > 0 else {
                 throw FoldKitError(.usage, "input height and width must be positive", file: file, found: "\(height) x \(width)")
             }
             return ActivationShape(channels: c, height: height, width: width)
         default:
-            throw FoldKitError(.unsupported, "model input of rank \(dims.count + 1) (batch included) is not supported: FoldKit reads Keras models with vector or image inputs",
-                               file: file, expected: "(None, features), (None, H, W, C) or (None, C, H, W)", found: declared)
+            throw FoldKitError(
+                .unsupported,
+                "model input of rank \(dims.count + 1) (batch included) is not supported: FoldKit reads Keras models with vector or image inputs",
+                file: file, expected: "(None, features), (None, H, W, C) or (None, C, H, W)", found: declared)
         }
     }
 }

@@ -36,8 +36,9 @@ struct KerasWeightStore {
             guard file.exists(vars) else { return [] }
             let members = try file.memberNames(vars).compactMap { name -> (Int, String)? in Int(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }
             for (expected, member) in members.enumerated() where member.0 != expected {
-                throw FoldKitError(.badInput, "weights of layer '\(layer)' are not numbered 0, 1, ...", file: file.path,
-                                   layer: layer, expected: "vars/\(expected)", found: "vars/\(member.1)")
+                throw FoldKitError(
+                    .badInput, "weights of layer '\(layer)' are not numbered 0, 1, ...", file: file.path,
+                    layer: layer, expected: "vars/\(expected)", found: "vars/\(member.1)")
             }
             return try members.map { _, name in
                 let (shape, values) = try file.readFloats("\(vars)/\(name)")

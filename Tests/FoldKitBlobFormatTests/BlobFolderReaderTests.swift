@@ -19,9 +19,12 @@ final class BlobFolderReaderTests: XCTestCase {
         try FileManager.default.removeItem(at: folder)
     }
 
-    private func entry(file: String = "conv0_b.bin", shape: [Int] = [6], layout: String = "C", dtype: String = "float32",
-                       byteCount: Int = 24, sha256: String = "") -> BlobEntry {
-        BlobEntry(name: "conv0_b", layer: 0, role: .bias, file: file, shape: shape, layout: layout, dtype: dtype, byteCount: byteCount, sha256: sha256)
+    private func entry(
+        file: String = "conv0_b.bin", shape: [Int] = [6], layout: String = "C", dtype: String = "float32",
+        byteCount: Int = 24, sha256: String = ""
+    ) -> BlobEntry {
+        BlobEntry(
+            name: "conv0_b", layer: 0, role: .bias, file: file, shape: shape, layout: layout, dtype: dtype, byteCount: byteCount, sha256: sha256)
     }
 
     private func failure(_ entry: BlobEntry) -> BlobFolderError? {
@@ -61,11 +64,13 @@ final class BlobFolderReaderTests: XCTestCase {
     func testChecksumMismatchIsReportedBesideTheBytes() throws {
         let data = try Data(contentsOf: folder.appendingPathComponent("conv0_b.bin"))
         let digest = BlobChecksum.sha256Hex(data)
-        let good = try BlobFolderReader.load(entry(sha256: digest.uppercased()), in: folder, memoryMapped: true, digest: { BlobChecksum.sha256Hex($0) })
+        let good = try BlobFolderReader.load(
+            entry(sha256: digest.uppercased()), in: folder, memoryMapped: true, digest: { BlobChecksum.sha256Hex($0) })
         XCTAssertNil(good.checksumMismatch, "hex case does not matter")
         XCTAssertEqual(good.data, data)
-        let bad = try BlobFolderReader.load(entry(sha256: String(repeating: "0", count: 64)), in: folder, memoryMapped: false,
-                                            digest: { BlobChecksum.sha256Hex($0) })
+        let bad = try BlobFolderReader.load(
+            entry(sha256: String(repeating: "0", count: 64)), in: folder, memoryMapped: false,
+            digest: { BlobChecksum.sha256Hex($0) })
         XCTAssertEqual(bad.checksumMismatch?.kind, .checksumMismatch)
         XCTAssertEqual(bad.checksumMismatch?.found, digest)
         XCTAssertEqual(bad.data, data, "the bytes come back with the mismatch")
@@ -75,8 +80,9 @@ final class BlobFolderReaderTests: XCTestCase {
 
     func testManifestFormatAndVersionAreChecked() throws {
         XCTAssertThrowsError(try BlobFolderReader.manifest(in: folder)) { XCTAssertEqual(($0 as? BlobFolderError)?.kind, .missingManifest) }
-        let manifest = BlobManifest(source: BlobSource(format: "darknet", files: [], sha256: [:], bnEpsilon: 1e-5, bnEpsilonMode: "inside"),
-                                    layers: [], tensors: [entry()])
+        let manifest = BlobManifest(
+            source: BlobSource(format: "darknet", files: [], sha256: [:], bnEpsilon: 1e-5, bnEpsilonMode: "inside"),
+            layers: [], tensors: [entry()])
         let url = folder.appendingPathComponent(BlobManifest.fileName)
         try JSONEncoder().encode(manifest).write(to: url)
         XCTAssertEqual(try BlobFolderReader.manifest(in: folder), manifest)

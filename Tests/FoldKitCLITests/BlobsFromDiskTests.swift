@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `verify --blobs` catches a changed, transposed, truncated or missing blob and names it.
 final class BlobsFromDiskTests: XCTestCase {
@@ -67,7 +68,9 @@ final class BlobsFromDiskTests: XCTestCase {
         // Even with the manifest's checksum updated to match, running from the files exposes the layout.
         let manifestURL = m.blobs.appendingPathComponent("manifest.json")
         var manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: manifestURL))
-        if let i = manifest.tensors.firstIndex(where: { $0.name == "conv0_W" }) { manifest.tensors[i].sha256 = try Checksum.sha256Hex(fileAt: url.path) }
+        if let i = manifest.tensors.firstIndex(where: { $0.name == "conv0_W" }) {
+            manifest.tensors[i].sha256 = try Checksum.sha256Hex(fileAt: url.path)
+        }
         try JSONOutput.write(manifest, to: manifestURL)
         let rerun = try CommandRunner.run(["verify", m.cfg, m.weights, "--blobs", m.blobs.path])
         XCTAssertEqual(rerun.status, 2, rerun.stdout)

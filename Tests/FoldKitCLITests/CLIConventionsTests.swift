@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The command line's conventions (Docs/CLI.md "Conventions"): help with examples on every command,
 /// --version, completion scripts, results on stdout and errors on stderr, --quiet, colour only on a
@@ -74,8 +75,10 @@ final class CLIConventionsTests: XCTestCase {
         let dir = try temporaryFolder()
         let (cfg, weights) = try seededModel(in: dir)
         let blobs = dir.appendingPathComponent("blobs").path
-        for arguments in [["convert", cfg, weights, "--out", blobs, "--quiet"], ["verify", cfg, weights, "-q"],
-                          ["fixtures", cfg, weights, "--out", dir.appendingPathComponent("fx").path, "-q"], ["inspect", cfg, "-q"]] {
+        for arguments in [
+            ["convert", cfg, weights, "--out", blobs, "--quiet"], ["verify", cfg, weights, "-q"],
+            ["fixtures", cfg, weights, "--out", dir.appendingPathComponent("fx").path, "-q"], ["inspect", cfg, "-q"],
+        ] {
             let run = try CommandRunner.run(arguments)
             XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
             XCTAssertEqual(run.stdout, "", "\(arguments)")

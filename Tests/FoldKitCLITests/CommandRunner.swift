@@ -12,10 +12,10 @@ struct CommandRunner {
     /// The `foldkit` binary next to the test bundle (same build configuration).
     static var executable: URL {
         #if os(macOS)
-        let dir = Bundle(for: Marker.self).bundleURL.deletingLastPathComponent()
+            let dir = Bundle(for: Marker.self).bundleURL.deletingLastPathComponent()
         #else
-        // On Linux the test bundle is an executable in the build products folder.
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            // On Linux the test bundle is an executable in the build products folder.
+            let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         #endif
         return dir.appendingPathComponent("foldkit")
     }
@@ -36,6 +36,7 @@ struct CommandRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 }

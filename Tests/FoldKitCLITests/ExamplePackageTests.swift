@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The example package Docs/Examples/YoloFastest: the model it ships is the unmodified upstream copy its
 /// SOURCE.txt describes, and (slow, opt-in) FoldKitPlugin regenerates its blobs exactly when the model
@@ -35,8 +36,9 @@ final class ExamplePackageTests: XCTestCase {
     /// .build folder, so it runs only with FOLDKIT_SLOW_TESTS=1.
     func testPluginRegeneratesBlobsOnlyWhenTheModelChanges() throws {
         guard ProcessInfo.processInfo.environment["FOLDKIT_SLOW_TESTS"] == "1" else {
-            throw XCTSkip("opt-in, not run: the plugin's rebuild behaviour (Docs/Examples/check.sh) is NOT checked in this run; "
-                          + "it builds the example package (minutes): set FOLDKIT_SLOW_TESTS=1 to run it")
+            throw XCTSkip(
+                "opt-in, not run: the plugin's rebuild behaviour (Docs/Examples/check.sh) is NOT checked in this run; "
+                    + "it builds the example package (minutes): set FOLDKIT_SLOW_TESTS=1 to run it")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// Exit codes (Docs/CLI.md "Exit codes") and error messages of the command line on real files.
 final class ExitCodeTests: XCTestCase {
@@ -47,7 +48,8 @@ final class ExitCodeTests: XCTestCase {
     func testUnknownSectionExitsOneNamingLine() throws {
         let dir = try TestData.temporaryDirectory()
         let cfg = dir.appendingPathComponent("bad.cfg")
-        try Data("[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n[frobnicate]\nsize=2\n".utf8).write(to: cfg)
+        try Data("[net]\nwidth=8\nheight=8\nchannels=3\n\n[convolutional]\nfilters=2\nsize=1\nactivation=linear\n\n[frobnicate]\nsize=2\n".utf8)
+            .write(to: cfg)
         let result = try CommandRunner.run(["inspect", cfg.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("bad.cfg:11"), result.stderr)
@@ -83,7 +85,10 @@ final class DarknetNetworksCommandTests: XCTestCase {
             XCTAssertEqual(convert.status, 0, convert.stderr)
             let network = try ModelLoader.load(paths: [cfg, weights])
             let parameterLayers = network.layers.filter {
-                switch $0.kind { case .convolution, .fullyConnected: return true; default: return false }
+                switch $0.kind {
+                case .convolution, .fullyConnected: return true;
+                default: return false
+                }
             }.map(\.index)
             let manifest = try JSONDecoder().decode(BlobManifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
             XCTAssertEqual(manifest.tensors.filter { $0.role == .weights }.map(\.layer), parameterLayers, name)

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// Every branch of `foldkit fixtures --check DIR`: a pack that matches passes (exit 0); changed values,
 /// a missing file, an extra file and a changed shape each fail (exit 2) naming the file.
@@ -25,8 +26,10 @@ final class FixturesCheckTests: XCTestCase {
     }
 
     /// Runs the check and asserts it fails (exit 2) with output naming `file` and containing every one of `words`.
-    private func assertCheckFails(_ pack: URL, _ weights: String, naming file: String, saying words: [String] = [],
-                                  line: UInt = #line) throws {
+    private func assertCheckFails(
+        _ pack: URL, _ weights: String, naming file: String, saying words: [String] = [],
+        line: UInt = #line
+    ) throws {
         let result = try check(pack, weights)
         XCTAssertEqual(result.status, 2, result.stdout + result.stderr, line: line)
         for word in [file] + words { XCTAssertTrue(result.stdout.contains(word), result.stdout, line: line) }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `foldkit fixtures` from the command line against independent references: OpenCV 4.x for Darknet
 /// and Keras' own predictions.
@@ -18,9 +19,11 @@ final class FixturesCommandTests: XCTestCase {
             let cfg = try TestData.sharedFile(meta.cfg).path
             let weights = try TestData.sharedFile(meta.weights["path"] ?? "").path
             let out = try TestData.temporaryDirectory().appendingPathComponent("fixtures")
-            let result = try CommandRunner.run(["fixtures", cfg, weights, "--layout", "nchw", "--bn-epsilon", "1e-6",
-                                                "--input", reference.appendingPathComponent("input.npy").path, "--out", out.path,
-                                                "--height", String(meta.inputSize.height), "--width", String(meta.inputSize.width)])
+            let result = try CommandRunner.run([
+                "fixtures", cfg, weights, "--layout", "nchw", "--bn-epsilon", "1e-6",
+                "--input", reference.appendingPathComponent("input.npy").path, "--out", out.path,
+                "--height", String(meta.inputSize.height), "--width", String(meta.inputSize.width),
+            ])
             XCTAssertEqual(result.status, 0, result.stderr)
             for layer in meta.layers {
                 let ours = try NPYFile.read(path: out.appendingPathComponent(String(format: "layer_%03d.npy", layer.index)).path)
@@ -35,8 +38,10 @@ final class FixturesCommandTests: XCTestCase {
     func testKerasFixturesInNHWCReproduceKerasPredictions() throws {
         for file in ["dag.tfkeras.h5", "dag.keras3.h5", "dag.keras"] {
             let out = try TestData.temporaryDirectory().appendingPathComponent("fixtures")
-            let result = try CommandRunner.run(["fixtures", TestData.fixture("keras/\(file)").path, "--layout", "nhwc",
-                                                "--input", TestData.fixture("keras/dag.input.npy").path, "--out", out.path])
+            let result = try CommandRunner.run([
+                "fixtures", TestData.fixture("keras/\(file)").path, "--layout", "nhwc",
+                "--input", TestData.fixture("keras/dag.input.npy").path, "--out", out.path,
+            ])
             XCTAssertEqual(result.status, 0, result.stderr)
             struct Manifest: Decodable { struct T: Decodable { var file: String; var name: String }; var tensors: [T] }
             let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
@@ -62,7 +67,8 @@ final class FixturesCommandTests: XCTestCase {
             let a = dir.appendingPathComponent("a-\(layout)"), b = dir.appendingPathComponent("b-\(layout)")
             XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--layout", layout, "--npz", "--out", a.path]).status, 0)
             XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--layout", layout, "--npz", "--out", b.path]).status, 0)
-            XCTAssertEqual(try Data(contentsOf: a.appendingPathComponent("manifest.json")), try Data(contentsOf: b.appendingPathComponent("manifest.json")))
+            XCTAssertEqual(
+                try Data(contentsOf: a.appendingPathComponent("manifest.json")), try Data(contentsOf: b.appendingPathComponent("manifest.json")))
             let check = try CommandRunner.run(["fixtures", cfg, weights, "--check", a.path])
             XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
             // Change one stored value: --check must report drift and exit 2.

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// Fold errors injected into the blobs `convert` writes (manifest checksums updated, as a buggy converter
 /// would write them), then `verify --blobs`: every one must exit 2 naming the layer, in float32 and with
@@ -51,7 +52,9 @@ final class FoldErrorInjectionTests: XCTestCase {
             let weights = directory.appendingPathComponent("wide.weights").path
             // `wide`: batch-norm variances down to 1e-8, where the epsilon decides the fold.
             try DarknetSeededWeights.write(cfgPath: TestData.fixture("darknet/cfg/\(cfg)").path, seed: 1, generator: .wide, to: weights)
-            try runFamily(name: "\(cfg) (wide, seed 1)", model: [TestData.fixture("darknet/cfg/\(cfg)").path, weights], verifyOptions: [], epsilonOverride: "1e-3")
+            try runFamily(
+                name: "\(cfg) (wide, seed 1)", model: [TestData.fixture("darknet/cfg/\(cfg)").path, weights], verifyOptions: [],
+                epsilonOverride: "1e-3")
         }
     }
 
@@ -63,13 +66,15 @@ final class FoldErrorInjectionTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "\(name) clean \(mode): " + result.stdout.suffix(3000) + result.stderr)
         }
         for injection in Injection.allCases {
-            var subject = try convert(name: name, model: model, verifyOptions: verifyOptions, extra: {
-                switch injection {
-                case .epsilon1e3: return ["--bn-epsilon", epsilonOverride]
-                case .epsilonOutside: return ["--bn-epsilon-mode", "outside"]
-                default: return []
-                }
-            }())
+            var subject = try convert(
+                name: name, model: model, verifyOptions: verifyOptions,
+                extra: {
+                    switch injection {
+                    case .epsilon1e3: return ["--bn-epsilon", epsilonOverride]
+                    case .epsilonOutside: return ["--bn-epsilon-mode", "outside"]
+                    default: return []
+                    }
+                }())
             try inject(injection, into: &subject)
             for mode in [[], ["--fp16"]] {
                 let json = subject.blobs.appendingPathComponent("report\(mode.count).json")
@@ -89,10 +94,13 @@ final class FoldErrorInjectionTests: XCTestCase {
                 let precisions = report["precisions"] as? [[String: Any]] ?? []
                 let layers = precisions.first?["layers"] as? [[String: Any]] ?? []
                 if index < layers.count, let candidate = layers[index]["candidate"] as? [String: Any],
-                   let relative = candidate["relativeDeviation"] as? Double, let dev = candidate["maxAbsDeviation"] as? Double,
-                   let allowed = layers[index]["allowed"] as? Double {
-                    print(String(format: "INJECTED | %@ | %@ | %@ | %d | %.3g | %.3g |", name, injection.rawValue, mode.isEmpty ? "float32" : "--fp16",
-                                 index, relative, dev / allowed))
+                    let relative = candidate["relativeDeviation"] as? Double, let dev = candidate["maxAbsDeviation"] as? Double,
+                    let allowed = layers[index]["allowed"] as? Double
+                {
+                    print(
+                        String(
+                            format: "INJECTED | %@ | %@ | %@ | %d | %.3g | %.3g |", name, injection.rawValue, mode.isEmpty ? "float32" : "--fp16",
+                            index, relative, dev / allowed))
                 }
             }
         }
@@ -143,16 +151,20 @@ final class FoldErrorInjectionTests: XCTestCase {
             // Refold the layer from the original parameters with gamma and beta exchanged.
             let network = try ModelLoader.load(paths: subject.model)
             guard case .convolution(let c) = network.layers[subject.layer].kind, let bn = c.batchNorm else {
-                throw FixtureProblem(subject.name, "the manifest marks layer \(subject.layer) as a folded 3x3 convolution, but the model "
-                                     + "read from \(subject.model) has no convolution with batch norm there (\(network.layers[subject.layer].kind.typeName))")
+                throw FixtureProblem(
+                    subject.name,
+                    "the manifest marks layer \(subject.layer) as a folded 3x3 convolution, but the model "
+                        + "read from \(subject.model) has no convolution with batch norm there (\(network.layers[subject.layer].kind.typeName))")
             }
             let gamma = try bn.gamma?.floats() ?? [Float](repeating: 1, count: outputs)
             let beta = try bn.beta?.floats() ?? [Float](repeating: 0, count: outputs)
             let mean = try bn.mean.floats(), variance = try bn.variance.floats()
             let raw = try c.weights.floats(), rawBias = try c.bias?.floats() ?? [Float](repeating: 0, count: outputs)
             guard c.weights.shape == wShape || raw.count == w.count else {
-                throw FixtureProblem(subject.name, "layer \(subject.layer)'s weights have shape \(c.weights.shape) (\(raw.count) values) in the model "
-                                     + "but \(wShape) (\(w.count) values) in the OIHW blob \(subject.weights)")
+                throw FixtureProblem(
+                    subject.name,
+                    "layer \(subject.layer)'s weights have shape \(c.weights.shape) (\(raw.count) values) in the model "
+                        + "but \(wShape) (\(w.count) values) in the OIHW blob \(subject.weights)")
             }
             for o in 0..<outputs {
                 let s = network.epsilonConvention.scale(gamma: Double(beta[o]), variance: Double(variance[o]))
@@ -187,7 +199,9 @@ final class FoldErrorInjectionTests: XCTestCase {
         func read(_ name: String) throws -> ([Float], [Int]) {
             let e = try entry(name)
             let data = try Data(contentsOf: e.file)
-            let values = data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) } }
+            let values = data.withUnsafeBytes { raw in
+                (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+            }
             return (values, e.shape)
         }
 
@@ -202,7 +216,8 @@ final class FoldErrorInjectionTests: XCTestCase {
         }
 
         func save() throws {
-            try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(to: folder.appendingPathComponent("manifest.json"))
+            try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]).write(
+                to: folder.appendingPathComponent("manifest.json"))
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `--json` on convert, fixtures and inspect prints exactly one JSON document on stdout (Docs/CLI.md
 /// "JSON documents"), whose numbers agree with what the command wrote and with the model read
@@ -13,7 +14,8 @@ final class JSONOutputTests: XCTestCase {
         return dir
     }
 
-    private func document(_ run: CommandRunner.Result, _ command: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    private func document(_ run: CommandRunner.Result, _ command: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any]
+    {
         XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
         let json = try XCTUnwrap(object as? [String: Any], "stdout is not one JSON object: \(run.stdout.prefix(200))", file: file, line: line)
@@ -54,7 +56,8 @@ final class JSONOutputTests: XCTestCase {
 
         let fixtures = dir.appendingPathComponent("fx")
         let written2 = try document(try CommandRunner.run(["fixtures", cfg, weights, "--out", fixtures.path, "--json"]), "fixtures")
-        let fixtureManifest = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("manifest.json"))) as? NSDictionary
+        let fixtureManifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent("manifest.json"))) as? NSDictionary
         XCTAssertEqual(written2["manifest"] as? NSDictionary, fixtureManifest)
         let check = try document(try CommandRunner.run(["fixtures", cfg, weights, "--check", fixtures.path, "--json"]), "fixtures")
         XCTAssertEqual(check["pass"] as? Bool, true)

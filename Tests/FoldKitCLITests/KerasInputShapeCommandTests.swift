@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// How the commands take a Keras model's input: the shape Keras takes (batch 1 first, or without
 /// the batch axis), undefined sizes from the array or --height/--width, and errors that name the
@@ -35,8 +36,9 @@ final class KerasInputShapeCommandTests: XCTestCase {
         let image = try array([1, 1, 1, 100], in: dir, name: "v4.npy")
         let refused = try CommandRunner.run(["verify", model, "--input", image])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("v4.npy") && refused.stderr.contains("(1, 100) or (100,)") && refused.stderr.contains("(1, 1, 1, 100)"),
-                      refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("v4.npy") && refused.stderr.contains("(1, 100) or (100,)") && refused.stderr.contains("(1, 1, 1, 100)"),
+            refused.stderr)
     }
 
     func testBatchOtherThanOneIsRefusedSayingSo() throws {
@@ -44,7 +46,8 @@ final class KerasInputShapeCommandTests: XCTestCase {
         let input = try array([2, 100], in: try folder(), name: "batch2.npy")
         let result = try CommandRunner.run(["verify", model, "--input", input])
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("only batch 1") && result.stderr.contains("batch2.npy") && result.stderr.contains("(2, 100)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("only batch 1") && result.stderr.contains("batch2.npy") && result.stderr.contains("(2, 100)"), result.stderr)
     }
 
     func testUndefinedSizeNamesTheFlagsNotTheAPI() throws {
@@ -53,8 +56,9 @@ final class KerasInputShapeCommandTests: XCTestCase {
             let extra = command == "convert" ? ["--out", try folder().appendingPathComponent("blobs").path] : []
             let result = try CommandRunner.run([command, model] + extra)
             XCTAssertEqual(result.status, 1, "\(command): \(result.stdout)")
-            XCTAssertTrue(result.stderr.contains("--height") && result.stderr.contains("--input") && result.stderr.contains("12net.h5"),
-                          "\(command): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("--height") && result.stderr.contains("--input") && result.stderr.contains("12net.h5"),
+                "\(command): \(result.stderr)")
             XCTAssertFalse(result.stderr.contains("KerasReadOptions"), "\(command): \(result.stderr)")
         }
         let sized = try CommandRunner.run(["verify", model, "--height", "12", "--width", "12"])
@@ -67,7 +71,8 @@ final class KerasInputShapeCommandTests: XCTestCase {
         let fourChannels = try array([1, 12, 12, 4], in: dir, name: "c4.npy")
         let wrongChannels = try CommandRunner.run(["verify", model, "--input", fourChannels])
         XCTAssertEqual(wrongChannels.status, 1)
-        XCTAssertTrue(wrongChannels.stderr.contains("(1, H, W, 3) or (H, W, 3)") && wrongChannels.stderr.contains("(1, 12, 12, 4)"), wrongChannels.stderr)
+        XCTAssertTrue(
+            wrongChannels.stderr.contains("(1, H, W, 3) or (H, W, 3)") && wrongChannels.stderr.contains("(1, 12, 12, 4)"), wrongChannels.stderr)
         let twelve = try array([12, 12, 3], in: dir, name: "hwc.npy")
         XCTAssertEqual(try CommandRunner.run(["verify", model, "--input", twelve]).status, 0)
         let disagreeing = try CommandRunner.run(["verify", model, "--input", twelve, "--height", "24", "--width", "24"])

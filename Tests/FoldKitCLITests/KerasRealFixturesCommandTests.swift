@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `foldkit fixtures` on every real Keras model with a reference in Fixtures/keras-real: given the
 /// input in the shape Keras takes (`input.npy`, batch first), the written output layer tensors
@@ -32,7 +33,8 @@ final class KerasRealFixturesCommandTests: XCTestCase {
     private static func modelFolders() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory) && isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
         }.sorted()
     }
 
@@ -92,7 +94,9 @@ final class KerasRealFixturesCommandTests: XCTestCase {
                 }
                 guard ours.values.count == keras.values.count else { continue }
                 let bad = mismatches(ours.values, keras.values)
-                XCTAssertEqual(bad.count, 0, "\(model) output '\(output.name)': \(bad.count) of \(keras.values.count) beyond 1e-4 x max|Keras|, worst \(bad.worst)")
+                XCTAssertEqual(
+                    bad.count, 0,
+                    "\(model) output '\(output.name)': \(bad.count) of \(keras.values.count) beyond 1e-4 x max|Keras|, worst \(bad.worst)")
             }
         }
     }
@@ -130,8 +134,9 @@ final class KerasRealFixturesCommandTests: XCTestCase {
             let ours = try NPYFile.read(path: out.appendingPathComponent(tensor.file).path)
             XCTAssertEqual(ours.shape, [1, 1])
             let found = ours.values.first ?? .nan
-            XCTAssertTrue(abs(found - predictions.values[sample]) <= tolerance * scale,
-                          "sample \(sample): foldkit \(found), shipped prediction \(predictions.values[sample])")
+            XCTAssertTrue(
+                abs(found - predictions.values[sample]) <= tolerance * scale,
+                "sample \(sample): foldkit \(found), shipped prediction \(predictions.values[sample])")
         }
     }
 }

@@ -1,10 +1,11 @@
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs the real `foldkit` on every case of the malformed-input corpus (Fixtures/malformed/cases.json,
@@ -127,21 +128,22 @@ final class MalformedCorpusTests: XCTestCase {
             process.terminate()
             finished.wait()
         }
-        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal && !timedOut,
-                       timedOut: timedOut, seconds: Date().timeIntervalSince(start),
-                       stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                       stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal && !timedOut,
+            timedOut: timedOut, seconds: Date().timeIntervalSince(start),
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     /// The largest resident set of any finished child process so far, in bytes.
     private static func childrenPeakBytes() -> Int {
         var usage = rusage()
         #if os(Linux)
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        return usage.ru_maxrss * 1024
+            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+            return usage.ru_maxrss * 1024
         #else
-        getrusage(RUSAGE_CHILDREN, &usage)
-        return usage.ru_maxrss
+            getrusage(RUSAGE_CHILDREN, &usage)
+            return usage.ru_maxrss
         #endif
     }
 }

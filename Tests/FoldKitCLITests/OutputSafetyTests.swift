@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `foldkit convert` under hostile conditions (Docs/Security.md, "Output safety"): a SIGINT or SIGTERM
 /// mid-write leaves the previous `--out` byte-identical and no temporary folder; two converts of
@@ -84,7 +85,9 @@ final class OutputSafetyTests: XCTestCase {
                 try? events.watch(parent.appendingPathComponent(name))  // it may be gone already (renamed into place)
                 watched.insert(name)
             }
-            midWrite = partial.contains { !((try? FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path)) ?? []).isEmpty }
+            midWrite = partial.contains {
+                !((try? FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path)) ?? []).isEmpty
+            }
             if midWrite { break }
             switch try events.wait(orEndOf: stdout.fileHandleForReading, timeoutSeconds: 120) {
             case .folderChanged: continue
@@ -208,9 +211,9 @@ final class FolderEvents {
 
     init() throws {
         #if os(Linux)
-        queue = inotify_init1(Int32(IN_CLOEXEC))
+            queue = inotify_init1(Int32(IN_CLOEXEC))
         #else
-        queue = kqueue()
+            queue = kqueue()
         #endif
         guard queue >= 0 else { throw Failure(description: "cannot create a file event queue (errno \(errno))") }
     }
@@ -222,16 +225,17 @@ final class FolderEvents {
 
     func watch(_ folder: URL) throws {
         #if os(Linux)
-        guard inotify_add_watch(queue, folder.path, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0 else {
-            throw Failure(description: "cannot watch \(folder.path) (errno \(errno))")
-        }
+            guard inotify_add_watch(queue, folder.path, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0 else {
+                throw Failure(description: "cannot watch \(folder.path) (errno \(errno))")
+            }
         #else
-        let descriptor = open(folder.path, O_EVTONLY)
-        guard descriptor >= 0 else { throw Failure(description: "cannot open \(folder.path) (errno \(errno))") }
-        folders.append(descriptor)
-        var change = kevent(ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
-                            fflags: UInt32(NOTE_WRITE), data: 0, udata: nil)
-        guard kevent(queue, &change, 1, nil, 0, nil) >= 0 else { throw Failure(description: "cannot watch \(folder.path) (errno \(errno))") }
+            let descriptor = open(folder.path, O_EVTONLY)
+            guard descriptor >= 0 else { throw Failure(description: "cannot open \(folder.path) (errno \(errno))") }
+            folders.append(descriptor)
+            var change = kevent(
+                ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
+                fflags: UInt32(NOTE_WRITE), data: 0, udata: nil)
+            guard kevent(queue, &change, 1, nil, 0, nil) >= 0 else { throw Failure(description: "cannot watch \(folder.path) (errno \(errno))") }
         #endif
     }
 
@@ -244,30 +248,33 @@ final class FolderEvents {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return .timedOut }
             #if os(Linux)
-            var descriptors = [pollfd(fd: queue, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: pipe.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, Int32(min(remaining * 1000, Double(Int32.max))) + 1)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready >= 0 else { throw Failure(description: "poll failed (errno \(errno))") }
-            if descriptors[0].revents != 0 {
-                _ = read(queue, &buffer, buffer.count)  // the events themselves: the caller looks at the folders
-                return .folderChanged
-            }
-            if descriptors[1].revents != 0 {
-                if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
-            }
+                var descriptors = [
+                    pollfd(fd: queue, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: pipe.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                let ready = poll(&descriptors, 2, Int32(min(remaining * 1000, Double(Int32.max))) + 1)
+                if ready < 0 && errno == EINTR { continue }
+                guard ready >= 0 else { throw Failure(description: "poll failed (errno \(errno))") }
+                if descriptors[0].revents != 0 {
+                    _ = read(queue, &buffer, buffer.count)  // the events themselves: the caller looks at the folders
+                    return .folderChanged
+                }
+                if descriptors[1].revents != 0 {
+                    if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
+                }
             #else
-            var readable = kevent(ident: UInt(pipe.fileDescriptor), filter: Int16(EVFILT_READ), flags: UInt16(EV_ADD | EV_CLEAR),
-                                  fflags: 0, data: 0, udata: nil)
-            guard kevent(queue, &readable, 1, nil, 0, nil) >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
-            var event = kevent()
-            var timeout = timespec(tv_sec: Int(remaining) + 1, tv_nsec: 0)
-            let ready = kevent(queue, nil, 0, &event, 1, &timeout)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
-            if ready == 0 { continue }
-            if event.filter == Int16(EVFILT_VNODE) { return .folderChanged }
-            if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
+                var readable = kevent(
+                    ident: UInt(pipe.fileDescriptor), filter: Int16(EVFILT_READ), flags: UInt16(EV_ADD | EV_CLEAR),
+                    fflags: 0, data: 0, udata: nil)
+                guard kevent(queue, &readable, 1, nil, 0, nil) >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
+                var event = kevent()
+                var timeout = timespec(tv_sec: Int(remaining) + 1, tv_nsec: 0)
+                let ready = kevent(queue, nil, 0, &event, 1, &timeout)
+                if ready < 0 && errno == EINTR { continue }
+                guard ready >= 0 else { throw Failure(description: "kevent failed (errno \(errno))") }
+                if ready == 0 { continue }
+                if event.filter == Int16(EVFILT_VNODE) { return .folderChanged }
+                if read(pipe.fileDescriptor, &buffer, buffer.count) <= 0 { return .endOfFile }
             #endif
         }
     }

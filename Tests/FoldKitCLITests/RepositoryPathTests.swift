@@ -13,7 +13,8 @@ final class RepositoryPathTests: XCTestCase {
     }
 
     func testClashDetectionFindsFoldersAndFiles() {
-        XCTAssertEqual(RepositoryPaths.caseClashes(["Sources/FoldKit/a.swift", "Sources/foldkit/b.swift"]), [["Sources/FoldKit", "Sources/foldkit"]])
+        XCTAssertEqual(
+            RepositoryPaths.caseClashes(["Sources/FoldKit/a.swift", "Sources/foldkit/b.swift"]), [["Sources/FoldKit", "Sources/foldkit"]])
         XCTAssertEqual(RepositoryPaths.caseClashes(["Docs/readme.md", "Docs/README.md"]), [["Docs/README.md", "Docs/readme.md"]])
         XCTAssertEqual(RepositoryPaths.caseClashes(["A/b", "A/c", "B/b"]), [])
     }
@@ -33,8 +34,9 @@ final class RepositoryPathTests: XCTestCase {
 
     func testConflictMarkerDetection() {
         let text = "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> branch\n// ======= not a marker\n"
-        XCTAssertEqual(RepositoryPaths.conflictMarkers(in: text),
-                       ["line 2: <<<<<<< HEAD", "line 4: =======", "line 6: >>>>>>> branch"])
+        XCTAssertEqual(
+            RepositoryPaths.conflictMarkers(in: text),
+            ["line 2: <<<<<<< HEAD", "line 4: =======", "line 6: >>>>>>> branch"])
         XCTAssertEqual(RepositoryPaths.conflictMarkers(in: "no markers\n"), [])
     }
 }

@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `foldkit convert --layout sliced` on every real model in ../shared/real-models: each weights blob holds,
 /// element by element, the OIHW blob of `--layout oihw` at the place Docs/BlobFormat.md "Sliced layout"
@@ -19,7 +20,12 @@ final class SlicedLayoutRealModelTests: XCTestCase {
         (["keras_hls4ml_conv2d_model_sequential/keras_conv2d_model.h5"], []),
         (["keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model.json", "keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model_weights.h5"], []),
         (["keras_hls4ml_jetTagger_Conv2D_Small/keras_jetTagger_Conv2D_small.h5"], []),
-        (["keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small.json", "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small_weights.h5"], []),
+        (
+            [
+                "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small.json",
+                "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small_weights.h5",
+            ], []
+        ),
         (["keras_dl4j_mtcnn_12net/12net.h5"], ["--height", "24", "--width", "24"]),
         (["keras_dl4j_cnn_batch_norm/cnn_batch_norm.h5"], []),
         (["keras1_dl4j_batch_to_conv2d/batch_to_conv2d_tensorflow_1.h5"], []),
@@ -94,11 +100,17 @@ final class SlicedLayoutRealModelTests: XCTestCase {
                 paddedBlobs += stored.count > source.count ? 1 : 0
                 var covered = [Bool](repeating: false, count: stored.count)
                 var mismatches = 0
-                for o in 0..<O { for i in 0..<I { for y in 0..<kh { for x in 0..<kw {
-                    let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
-                    if stored[offset].bitPattern != source[((o * I + i) * kh + y) * kw + x].bitPattern { mismatches += 1 }
-                    covered[offset] = true
-                } } } }
+                for o in 0..<O {
+                    for i in 0..<I {
+                        for y in 0..<kh {
+                            for x in 0..<kw {
+                                let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
+                                if stored[offset].bitPattern != source[((o * I + i) * kh + y) * kw + x].bitPattern { mismatches += 1 }
+                                covered[offset] = true
+                            }
+                        }
+                    }
+                }
                 XCTAssertEqual(mismatches, 0, "\(what): elements not at the documented offset")
                 let nonZeroPadding = zip(covered, stored).filter { !$0.0 && $0.1.bitPattern != 0 }.count
                 XCTAssertEqual(nonZeroPadding, 0, "\(what): padding that is not +0")

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `foldkit verify` with `--fp16`, `--json`, `--image` and `--draw` from the command line: the JSON report
 /// is parsed and its fields checked against each other and the documented rule (Docs/Verify.md), and the
@@ -37,8 +38,10 @@ final class VerifyCommandTests: XCTestCase {
     /// Every layer's numbers in every precision agree with the documented rule (Docs/Verify.md "Tolerance"):
     /// fromControl = K x control deviation, allowed = atol + max(floor, fromControl, carried) (or
     /// atol + rtol x max|ref| with --rtol), pass = deviation <= allowed, relative = deviation / max|ref|.
-    private func checkLayers(_ report: [String: Any], count: Int, atol: Double = 0, rtol: Double? = nil,
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+    private func checkLayers(
+        _ report: [String: Any], count: Int, atol: Double = 0, rtol: Double? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for precision in try precisions(report, file: file, line: line) {
             let name = precision["precision"] as? String ?? "?"
             let factor = try XCTUnwrap(precision["controlFactor"] as? Double, file: file, line: line)
@@ -56,7 +59,9 @@ final class VerifyCommandTests: XCTestCase {
                 let fromControl = try XCTUnwrap(layer["fromControl"] as? Double, what, file: file, line: line)
                 let carried = layer["carried"] as? Double ?? 0
                 let allowed = try XCTUnwrap(layer["allowed"] as? Double, what, file: file, line: line)
-                XCTAssertTrue(deviation.isFinite && reference.isFinite && controlDeviation.isFinite, "\(what): \(deviation) \(reference)", file: file, line: line)
+                XCTAssertTrue(
+                    deviation.isFinite && reference.isFinite && controlDeviation.isFinite, "\(what): \(deviation) \(reference)", file: file,
+                    line: line)
                 XCTAssertEqual(fromControl, factor * controlDeviation, accuracy: 1e-12 * max(fromControl, 1e-30), what, file: file, line: line)
                 let expected = rtol.map { atol + $0 * reference } ?? atol + max(floor, fromControl, carried)
                 XCTAssertEqual(allowed, expected, accuracy: 1e-12 * max(allowed, 1e-30), "\(what) allowed", file: file, line: line)
@@ -97,7 +102,8 @@ final class VerifyCommandTests: XCTestCase {
         XCTAssertEqual(try precisions(r32).compactMap { $0["precision"] as? String }, ["float32"])
         XCTAssertEqual(try precisions(r16).compactMap { $0["precision"] as? String }, ["float32", "float16 storage"])
         func largestRelative(_ precision: [String: Any]) -> Double {
-            ((precision["layers"] as? [[String: Any]]) ?? []).compactMap { ($0["candidate"] as? [String: Any])?["relativeDeviation"] as? Double }.max() ?? .nan
+            ((precision["layers"] as? [[String: Any]]) ?? []).compactMap { ($0["candidate"] as? [String: Any])?["relativeDeviation"] as? Double }
+                .max() ?? .nan
         }
         XCTAssertGreaterThan(largestRelative(try precisions(r16)[1]), 1e-5, "float16 should deviate more than float32 rounding")
         XCTAssertLessThan(largestRelative(try precisions(r32)[0]), 1e-5)
@@ -137,7 +143,9 @@ final class VerifyCommandTests: XCTestCase {
         let drawn = dir.appendingPathComponent("drawn.png"), json = dir.appendingPathComponent("r.json")
         for resize in ["stretch", "letterbox", "center-crop"] {
             try? FileManager.default.removeItem(at: drawn)
-            let run = try CommandRunner.run(["verify", cfg, weights, "--image", imagePath, "--resize", resize, "--draw", drawn.path, "--json", json.path])
+            let run = try CommandRunner.run([
+                "verify", cfg, weights, "--image", imagePath, "--resize", resize, "--draw", drawn.path, "--json", json.path,
+            ])
             XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
             XCTAssertTrue(run.stdout.contains("boxes in image pixels"), run.stdout)
             let picture = try ImageFile.read(path: drawn.path)
@@ -160,8 +168,10 @@ final class VerifyCommandTests: XCTestCase {
         let image = try TestData.sharedFile(folder + "dog.jpg").path
         let dir = try temporaryFolder()
         let drawn = dir.appendingPathComponent("dog.png"), json = dir.appendingPathComponent("dog.json")
-        let run = try CommandRunner.run(["verify", cfg, weights, "--fp16", "--image", image, "--resize", "letterbox",
-                                         "--draw", drawn.path, "--json", json.path])
+        let run = try CommandRunner.run([
+            "verify", cfg, weights, "--fp16", "--image", image, "--resize", "letterbox",
+            "--draw", drawn.path, "--json", json.path,
+        ])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let original = try ImageFile.read(path: image)
         let picture = try ImageFile.read(path: drawn.path)

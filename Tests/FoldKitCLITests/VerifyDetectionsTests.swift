@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `verify --json` lists the final boxes in image pixels with class names; `--draw` labels them.
 final class VerifyDetectionsTests: XCTestCase {
@@ -39,10 +40,12 @@ final class VerifyDetectionsTests: XCTestCase {
         let background = BoxDrawing.color(for: 16), ink = BoxDrawing.textColor(on: background)
         func count(_ color: (UInt8, UInt8, UInt8)) -> Int {
             var n = 0
-            for y in max(0, Int(dog.top) - 12)..<Int(dog.top) { for x in Int(dog.left)..<Int(dog.left) + 40 {
-                let i = (y * picture.width + x) * 3
-                if (picture.pixels[i], picture.pixels[i + 1], picture.pixels[i + 2]) == color { n += 1 }
-            } }
+            for y in max(0, Int(dog.top) - 12)..<Int(dog.top) {
+                for x in Int(dog.left)..<Int(dog.left) + 40 {
+                    let i = (y * picture.width + x) * 3
+                    if (picture.pixels[i], picture.pixels[i + 1], picture.pixels[i + 2]) == color { n += 1 }
+                }
+            }
             return n
         }
         XCTAssertGreaterThan(count(ink), 20)
@@ -72,7 +75,9 @@ final class VerifyDetectionsTests: XCTestCase {
         let pair = try XCTUnwrap(detections.pairs.first)
         XCTAssertEqual(detections.referenceDetections[0].left, Double(pair.reference.x - pair.reference.width / 2) * 8, accuracy: 1e-4)
 
-        let overridden = try CommandRunner.run(["verify", cfg.path, weights.path, "--json", json.path, "--names", dir.appendingPathComponent("other.names").path])
+        let overridden = try CommandRunner.run([
+            "verify", cfg.path, weights.path, "--json", json.path, "--names", dir.appendingPathComponent("other.names").path,
+        ])
         XCTAssertEqual(overridden.status, 0)
         XCTAssertTrue(try report(json).detections?.referenceDetections.allSatisfy { ["first", "second"].contains($0.className ?? "") } ?? false)
         let short = dir.appendingPathComponent("short.names")

@@ -1,9 +1,11 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// `verify --report audit.html` (Docs/Verify.md "Audit page"): the page is well-formed XHTML without
@@ -23,8 +25,10 @@ final class VerifyReportPageTests: XCTestCase {
         let weights = dir.appendingPathComponent("w.weights").path
         XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
         let page = dir.appendingPathComponent("audit.html"), json = dir.appendingPathComponent("r.json")
-        let run = try CommandRunner.run(["verify", cfg, weights, "--fp16", "--image", TestData.fixture("images/gradient.png").path,
-                                         "--report", page.path, "--json", json.path])
+        let run = try CommandRunner.run([
+            "verify", cfg, weights, "--fp16", "--image", TestData.fixture("images/gradient.png").path,
+            "--report", page.path, "--json", json.path,
+        ])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -156,7 +160,10 @@ final class VerifyReportPageTests: XCTestCase {
 
     /// Headless Chromium renders the page: the chart and the image are there (not blank) and the console is clean.
     func testPageRendersInChromium() throws {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             if TestData.isContinuousIntegration { XCTFail("chromium is missing under CI (.ci/install installs it)") }
             throw XCTSkip("chromium is not installed: the audit page is not rendered (apt-get install chromium, or .ci/install)")
         }
@@ -165,8 +172,10 @@ final class VerifyReportPageTests: XCTestCase {
         let screenshot = dir.appendingPathComponent("page.png")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
-                             "--enable-logging=stderr", "--v=0", "--screenshot=\(screenshot.path)", "--window-size=1200,3000", page.absoluteString]
+        process.arguments = [
+            "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--user-data-dir=\(dir.appendingPathComponent("profile").path)",
+            "--enable-logging=stderr", "--v=0", "--screenshot=\(screenshot.path)", "--window-size=1200,3000", page.absoluteString,
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -211,7 +220,8 @@ final class VerifyReportPageTests: XCTestCase {
             if max(r, g, b) - min(r, g, b) > 60 { colours.insert(r << 16 | g << 8 | b) }
         }
         var matching = 0
-        for i in stride(from: 0, to: picture.pixels.count, by: 3) where colours.contains(Int(picture.pixels[i]) << 16 | Int(picture.pixels[i + 1]) << 8 | Int(picture.pixels[i + 2])) {
+        for i in stride(from: 0, to: picture.pixels.count, by: 3)
+        where colours.contains(Int(picture.pixels[i]) << 16 | Int(picture.pixels[i + 1]) << 8 | Int(picture.pixels[i + 2])) {
             matching += 1
         }
         XCTAssertGreaterThan(matching, 20_000, "the image is not shown (480 x 288 CSS pixels expected)")

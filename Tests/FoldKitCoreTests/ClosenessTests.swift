@@ -53,7 +53,8 @@ final class ClosenessTests: XCTestCase {
     }
 
     func testAllowedNonFiniteReferenceNeedsTheSameValue() {
-        XCTAssertTrue(Closeness.compare([Double.infinity, .nan, -.infinity], [Double.infinity, .nan, -.infinity], allowNonFiniteExpected: true).passed)
+        XCTAssertTrue(
+            Closeness.compare([Double.infinity, .nan, -.infinity], [Double.infinity, .nan, -.infinity], allowNonFiniteExpected: true).passed)
         XCTAssertFalse(Closeness.compare([1.0], [Double.infinity], allowNonFiniteExpected: true).passed)
         XCTAssertFalse(Closeness.compare([Double.infinity], [-Double.infinity], allowNonFiniteExpected: true).passed)
         XCTAssertFalse(Closeness.compare([1.0], [Double.nan], allowNonFiniteExpected: true).passed)

@@ -1,21 +1,22 @@
+import XCTest
+
 @testable import FoldKitCore
 @testable import FoldKitDarknet
-import XCTest
 
 final class CfgParserTests: XCTestCase {
     func testCommentsWhitespaceAndLineNumbers() throws {
         let text = """
-        # a comment
-        [net]
-        ; another comment
-          width = 416
-        height=416\t
-        anchors = 10,14,  23,27
+            # a comment
+            [net]
+            ; another comment
+              width = 416
+            height=416\t
+            anchors = 10,14,  23,27
 
-        [convolutional]
-        groups=112\t#96
-        activation = leaky # inline comment
-        """
+            [convolutional]
+            groups=112\t#96
+            activation = leaky # inline comment
+            """
         let cfg = try CfgParser.parse(text: text, path: "t.cfg")
         XCTAssertEqual(cfg.sections.map(\.name), ["net", "convolutional"])
         XCTAssertEqual(cfg.sections.map(\.line), [2, 8])

@@ -1,27 +1,34 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// The project's own cfgs under Fixtures/darknet/cfg read with the shapes worked out by hand in their
 /// comments.
 final class FixtureCfgTests: XCTestCase {
     static let expectedShapes: [String: [String]] = [
         "conv-basic.cfg": ["8x13x11", "6x7x6", "6x7x6", "4x7x6", "5x7x6", "6x7x6", "4x8x7", "3x3x3", "7x3x3"],
-        "maxpool-spp.cfg": ["6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13",
-                            "24x11x13", "24x6x7", "24x3x4", "24x1x1", "24x1x1"],
+        "maxpool-spp.cfg": [
+            "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13", "6x11x13",
+            "24x11x13", "24x6x7", "24x3x4", "24x1x1", "24x1x1",
+        ],
         "route-reorg.cfg": ["8x8x12", "8x4x6", "16x4x6", "8x4x6", "8x4x6", "16x4x6", "8x8x12", "32x4x6", "48x4x6", "10x4x6"],
-        "shortcut-upsample.cfg": ["8x6x10", "8x6x10", "8x6x10", "4x6x10", "4x6x10", "12x6x10", "12x6x10", "12x3x5", "12x6x10",
-                                  "24x6x10", "5x6x10", "5x18x30"],
+        "shortcut-upsample.cfg": [
+            "8x6x10", "8x6x10", "8x6x10", "4x6x10", "4x6x10", "12x6x10", "12x6x10", "12x3x5", "12x6x10",
+            "24x6x10", "5x6x10", "5x18x30",
+        ],
         "attention.cfg": ["8x7x9", "8x1x1", "4x1x1", "8x1x1", "8x7x9", "8x7x9", "8x7x9", "4x4x5"],
         "activations-opencv.cfg": Array(repeating: "4x4x5", count: 7),
         "activations-darknet-only.cfg": Array(repeating: "4x4x5", count: 5),
         "connected.cfg": ["4x9x7", "4x5x4", "12x1x1", "12x1x1", "6x1x1", "6x1x1", "6x1x1"],
         "yolo-head.cfg": ["8x4x4", "21x4x4", "21x4x4", "8x4x4", "8x8x8", "21x8x8", "21x8x8"],
         "region-head.cfg": ["6x5x7", "20x5x7", "20x5x7"],
-        "darknet-only.cfg": ["4x13x11", "4x11x9", "4x11x5", "4x11x5", "4x6x3", "4x6x3", "4x6x3", "4x6x3", "36x2x1", "36x2x1",
-                             "36x1x1", "36x1x1"],
+        "darknet-only.cfg": [
+            "4x13x11", "4x11x9", "4x11x5", "4x11x5", "4x6x3", "4x6x3", "4x6x3", "4x6x3", "36x2x1", "36x2x1",
+            "36x1x1", "36x1x1",
+        ],
     ]
 
     private func read(_ name: String) throws -> Network {
@@ -66,10 +73,11 @@ final class FixtureCfgTests: XCTestCase {
     func testDarknetOnlyGeometry() throws {
         let network = try read("darknet-only.cfg")
         guard case .convolution(let dilated) = network.layers[0].kind,
-              case .convolution(let dilatedValid) = network.layers[1].kind,
-              case .convolution(let strided) = network.layers[2].kind,
-              case .pooling(let average) = network.layers[3].kind,
-              case .pooling(let maxpool) = network.layers[10].kind else { return XCTFail("unexpected kinds") }
+            case .convolution(let dilatedValid) = network.layers[1].kind,
+            case .convolution(let strided) = network.layers[2].kind,
+            case .pooling(let average) = network.layers[3].kind,
+            case .pooling(let maxpool) = network.layers[10].kind
+        else { return XCTFail("unexpected kinds") }
         // pad=1, dilation 2: darknet pads padding*dilation = 2 on each side
         XCTAssertEqual(dilated.padding, .uniform(2))
         XCTAssertEqual(dilated.dilationY, 2)
@@ -90,8 +98,10 @@ final class FixtureCfgTests: XCTestCase {
     func testMaxpoolPaddingSplit() throws {
         let network = try read("maxpool-spp.cfg")
         // size 2 stride 1: total padding 1 -> 0 before, 1 after; size 5: 2 and 2; size 2 stride 2: 0 and 1
-        let expected: [Int: Padding2D] = [1: Padding2D(top: 0, left: 0, bottom: 1, right: 1), 3: .uniform(2), 5: .uniform(4),
-                                          7: .uniform(6), 9: Padding2D(top: 0, left: 0, bottom: 1, right: 1), 10: .uniform(1), 11: .zero]
+        let expected: [Int: Padding2D] = [
+            1: Padding2D(top: 0, left: 0, bottom: 1, right: 1), 3: .uniform(2), 5: .uniform(4),
+            7: .uniform(6), 9: Padding2D(top: 0, left: 0, bottom: 1, right: 1), 10: .uniform(1), 11: .zero,
+        ]
         for (index, padding) in expected {
             guard case .pooling(let p) = network.layers[index].kind else { return XCTFail("layer \(index)") }
             XCTAssertEqual(p.padding, padding, "layer \(index)")
@@ -108,7 +118,9 @@ final class FixtureCfgTests: XCTestCase {
         if case .concatenation(let c) = routes.layers[3].kind {
             XCTAssertEqual(c.groups, 2)
             XCTAssertEqual(c.groupID, 1)
-        } else { XCTFail("layer 3") }
+        } else {
+            XCTFail("layer 3")
+        }
         if case .reorg(let r) = routes.layers[7].kind { XCTAssertEqual(r, Reorg(stride: 2, flavor: .darknetReorg)) } else { XCTFail("layer 7") }
 
         let shortcuts = try read("shortcut-upsample.cfg")

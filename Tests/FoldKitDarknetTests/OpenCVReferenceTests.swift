@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// FoldKit's Darknet reader + float64 executor against OpenCV 4.x DNN, layer by layer.
 ///
@@ -59,7 +60,8 @@ final class OpenCVReferenceTests: XCTestCase {
             .filter { $0.hasSuffix(".cfg") && !$0.contains("darknet-only") }.sorted()
         XCTAssertFalse(cfgs.isEmpty, "no cfgs in Fixtures/darknet/cfg")
         for cfg in cfgs where !names.contains("fixture-" + cfg.dropLast(4)) {
-            XCTFail("Fixtures/darknet/cfg/\(cfg) has no OpenCV reference Fixtures/opencv/fixture-\(cfg.dropLast(4))/meta.json; "
+            XCTFail(
+                "Fixtures/darknet/cfg/\(cfg) has no OpenCV reference Fixtures/opencv/fixture-\(cfg.dropLast(4))/meta.json; "
                     + "run python3 Fixtures/opencv/generate.py fixture-\(cfg.dropLast(4))")
         }
         for name in names {
@@ -170,10 +172,12 @@ final class OpenCVReferenceTests: XCTestCase {
                         + "\(closeness.nonFiniteCount) NaN/Inf")
             }
         }
-        print("\(model): \(meta.layers.count) layers compared with OpenCV \(meta.opencvVersion), \(meta.skipped.count) skipped; "
-              + "worst relative deviation \(worst.relative) at layer \(worst.layer); tolerance \(tolerance)")
+        print(
+            "\(model): \(meta.layers.count) layers compared with OpenCV \(meta.opencvVersion), \(meta.skipped.count) skipped; "
+                + "worst relative deviation \(worst.relative) at layer \(worst.layer); tolerance \(tolerance)")
         if !failures.isEmpty {
-            XCTFail("\(model): \(failures.count) of \(meta.layers.count) layers differ from OpenCV beyond \(tolerance) x max|opencv| "
+            XCTFail(
+                "\(model): \(failures.count) of \(meta.layers.count) layers differ from OpenCV beyond \(tolerance) x max|opencv| "
                     + "(in layer order, the first is the first over tolerance):\n  " + failures.joined(separator: "\n  "))
         }
     }

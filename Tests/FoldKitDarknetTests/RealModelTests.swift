@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// The trained Darknet models in ../shared/real-models read with their weights, every byte accounted
 /// for. Float counts are those listed in ../shared/real-models/VERIFY_darknet.txt (computed there
@@ -76,8 +77,9 @@ final class RealModelTests: XCTestCase {
         // conv 6 5x5 pad=1 (padding 5/2 = 2) on 28: 28; maxpool 2/2 (padding 1): (28+1-2)/2+1 = 14;
         // conv 6: 14; maxpool: 7; connected 120 (6*7*7 = 294 inputs), 84, 10. Floats:
         // 456 + 906 + (120 + 120*294) + (84 + 84*120) + (10 + 10*84) = 47776, as VERIFY_darknet.txt.
-        XCTAssertEqual(network.layers.map(\.outputShape.description),
-                       ["6x28x28", "6x14x14", "6x14x14", "6x7x7", "120x1x1", "120x1x1", "84x1x1", "84x1x1", "10x1x1", "10x1x1", "10x1x1"])
+        XCTAssertEqual(
+            network.layers.map(\.outputShape.description),
+            ["6x28x28", "6x14x14", "6x14x14", "6x7x7", "120x1x1", "120x1x1", "84x1x1", "84x1x1", "10x1x1", "10x1x1", "10x1x1"])
         guard case .fullyConnected(let fc) = network.layers[4].kind else { return XCTFail("layer 4 is not connected") }
         XCTAssertEqual(fc.inputCount, 294)
         XCTAssertEqual(fc.weights.shape, [120, 294])

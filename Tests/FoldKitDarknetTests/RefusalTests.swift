@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// Options that change the maths and cannot be represented are refused clearly, naming the line.
 final class RefusalTests: XCTestCase {

@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 final class SeededWeightsTests: XCTestCase {
     /// Floats Fixtures/darknet/cfg/conv-basic.cfg needs, counted by hand per layer

@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// Every network description in ../shared/darknet-cfg reads without weights, with output shapes of key
 /// layers worked out by hand from the cfg (stride-32 grids: 416/32 = 13, 608/32 = 19; a YOLOv3-style
@@ -18,10 +19,15 @@ final class SharedCfgTests: XCTestCase {
 
     private let expectations: [String: Expectation] = [
         // yolov3.weights is 248,007,048 bytes: (248007048 - 20) / 4.
-        "yolov3.cfg": Expectation(layers: 107, shapes: [36: "256x52x52", 61: "512x26x26", 74: "1024x13x13", 81: "255x13x13", 82: "255x13x13",
-                                                        86: "768x26x26", 94: "255x26x26", 106: "255x52x52"], floats: 62_001_757),
+        "yolov3.cfg": Expectation(
+            layers: 107,
+            shapes: [
+                36: "256x52x52", 61: "512x26x26", 74: "1024x13x13", 81: "255x13x13", 82: "255x13x13",
+                86: "768x26x26", 94: "255x26x26", 106: "255x52x52",
+            ], floats: 62_001_757),
         // yolov4.weights is 257,717,640 bytes.
-        "yolov4.cfg": Expectation(layers: 162, shapes: [113: "2048x19x19", 139: "255x76x76", 150: "255x38x38", 161: "255x19x19"], floats: 64_429_405),
+        "yolov4.cfg": Expectation(
+            layers: 162, shapes: [113: "2048x19x19", 139: "255x76x76", 150: "255x38x38", 161: "255x19x19"], floats: 64_429_405),
         // yolov4-tiny.weights is 24,251,276 bytes; layer 3 takes the second half of 64 channels.
         "yolov4-tiny.cfg": Expectation(layers: 38, shapes: [0: "32x208x208", 3: "32x104x104", 30: "255x13x13", 37: "255x26x26"], floats: 6_062_814),
         "yolov4-tiny-custom.cfg": Expectation(layers: 38, shapes: [30: "255x13x13", 37: "255x26x26"]),
@@ -108,7 +114,7 @@ final class SharedCfgTests: XCTestCase {
             XCTAssertEqual(e.kind, .unsupported)
             XCTAssertEqual(e.file, path)
             XCTAssertEqual(e.layer, "layer 2 [convolutional]")
-            XCTAssertEqual(e.line, 38) // the xnor=1 line
+            XCTAssertEqual(e.line, 38)  // the xnor=1 line
             XCTAssertTrue(e.description.contains("binary"), e.description)
         }
     }

@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// The `he` and `wide` generators of `DarknetSeededWeights`: first values against an independent Python
 /// splitmix64 + Box-Muller, and the ranges and couplings their doc comments promise.

@@ -1,8 +1,9 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 /// A short, a long and a header-only weights file, and a cfg with an unknown section: each error names
 /// the file, the layer and the byte offset (or line). conv-basic.cfg needs 1683 floats: 6752 bytes.

@@ -1,7 +1,8 @@
-@testable import FoldKitCore
-@testable import FoldKitDarknet
 import Foundation
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitDarknet
 
 final class WeightsHeaderTests: XCTestCase {
     private func bytes(_ values: [UInt32]) -> Data {

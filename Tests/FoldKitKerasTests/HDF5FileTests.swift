@@ -1,7 +1,8 @@
-@testable import FoldKitCore
-@testable import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitKeras
 
 /// The libhdf5 wrapper against Fixtures/keras/hdf5_wrapper.h5, written by h5py in generate.py
 /// (expected values are the ones the script stores).

@@ -1,7 +1,8 @@
-@testable import FoldKitCore
-@testable import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitKeras
 
 /// `KerasReader.inputDeclaration`: the input sizes (None = nil) and axis order the description
 /// declares, read from every file kind without building the network.
@@ -19,12 +20,16 @@ final class KerasInputDeclarationTests: XCTestCase {
         XCTAssertEqual(pnet.dims, [nil, nil, 3])
         XCTAssertEqual(pnet.heightAxis, 0)
         XCTAssertEqual(pnet.filled(height: 12, width: 13), [12, 13, 3])
-        let vector = try KerasReader.inputDeclaration(paths: [TestData.sharedFile("real-models/keras1_dl4j_batch_to_conv2d/batch_to_conv2d_tensorflow_1.h5").path])
+        let vector = try KerasReader.inputDeclaration(paths: [
+            TestData.sharedFile("real-models/keras1_dl4j_batch_to_conv2d/batch_to_conv2d_tensorflow_1.h5").path
+        ])
         XCTAssertEqual(vector.dims, [100])
         XCTAssertNil(vector.heightAxis)
         let mnist = "real-models/keras1_dl4j_mnist_cnn_th/"
-        let theano = try KerasReader.inputDeclaration(paths: [TestData.sharedFile(mnist + "mnist_cnn_th_keras_1_config.json").path,
-                                                              TestData.sharedFile(mnist + "mnist_cnn_th_keras_1_weights.h5").path])
+        let theano = try KerasReader.inputDeclaration(paths: [
+            TestData.sharedFile(mnist + "mnist_cnn_th_keras_1_config.json").path,
+            TestData.sharedFile(mnist + "mnist_cnn_th_keras_1_weights.h5").path,
+        ])
         XCTAssertEqual(theano, KerasInputDeclaration(dims: [1, 28, 28], channelsFirst: true))
         XCTAssertEqual(theano.heightAxis, 1)
         XCTAssertEqual(theano.widthAxis, 2)

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import FoldKitCore
 @testable import FoldKitKeras
-import XCTest
 
 /// Padding, kernel layouts and Keras 3 storage names, checked against hand computation.
 final class KerasLayoutTests: XCTestCase {
@@ -11,9 +12,9 @@ final class KerasLayoutTests: XCTestCase {
         }
         XCTAssertEqual(same(12, 3, 2, 1), [0, 1])  // out 6, total 5*2 + 3 - 12 = 1: TF pads the end more
         XCTAssertEqual(same(5, 3, 1, 1), [1, 1])
-        XCTAssertEqual(same(4, 2, 1, 1), [0, 1])   // Tiny YOLO's 2x2 stride-1 'same' max pool
-        XCTAssertEqual(same(7, 3, 2, 1), [1, 1])   // out 4, total 3*2 + 3 - 7 = 2
-        XCTAssertEqual(same(6, 3, 1, 2), [2, 2])   // effective kernel 5
+        XCTAssertEqual(same(4, 2, 1, 1), [0, 1])  // Tiny YOLO's 2x2 stride-1 'same' max pool
+        XCTAssertEqual(same(7, 3, 2, 1), [1, 1])  // out 4, total 3*2 + 3 - 7 = 2
+        XCTAssertEqual(same(6, 3, 1, 2), [2, 2])  // effective kernel 5
         XCTAssertEqual(same(8, 1, 2, 1), [0, 0])
     }
 

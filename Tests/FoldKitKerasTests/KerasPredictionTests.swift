@@ -1,8 +1,9 @@
+import FoldKitTestSupport
+import XCTest
+
 @testable import FoldKit
 @testable import FoldKitCore
 @testable import FoldKitKeras
-import FoldKitTestSupport
-import XCTest
 
 /// Keras' own predictions (recorded by Fixtures/keras/generate.py with tf.keras and Keras 3, and
 /// keras_dl4j_cnn_batch_norm's predictions.npy made by real Keras 2.1.3) reproduced by running the
@@ -64,11 +65,17 @@ final class KerasPredictionTests: XCTestCase {
     func testTinyYOLOStructure() throws {
         let read = try KerasReader.read(paths: [TestData.fixture("keras/tiny_yolo_voc.keras").path])
         // The reader keeps every BatchNormalization its own layer; BatchNormAttachment (run by ModelLoader) attaches them.
-        XCTAssertEqual(read.layers.filter { if case .batchNorm = $0.kind { return true }; return false }.count, 9)
+        XCTAssertEqual(
+            read.layers.filter {
+                if case .batchNorm = $0.kind { return true }; return false
+            }.count, 9)
         let net = BatchNormAttachment.apply(to: read)
         XCTAssertEqual(net.layers.count, read.layers.count - 9)
         // 10 conv + BN + leaky blocks: every BN folds into its bias-free conv, the leaky stays separate.
-        XCTAssertEqual(net.layers.filter { if case .convolution(let c) = $0.kind { return c.batchNorm != nil && c.bias == nil }; return false }.count, 9)
+        XCTAssertEqual(
+            net.layers.filter {
+                if case .convolution(let c) = $0.kind { return c.batchNorm != nil && c.bias == nil }; return false
+            }.count, 9)
         XCTAssertEqual(net.layers.filter { $0.kind.typeName == "spaceToDepth" }.map { $0.name }, ["space_to_depth_x2"])
         XCTAssertEqual(net.layers[net.outputIndices[0]].outputShape, ActivationShape(channels: 125, height: 2, width: 2))
     }

@@ -1,8 +1,9 @@
+import FoldKitTestSupport
+import XCTest
+
 @testable import FoldKit
 @testable import FoldKitCore
 @testable import FoldKitKeras
-import FoldKitTestSupport
-import XCTest
 
 /// Every real Keras file under ../shared/real-models/keras* reads (or is refused with a clear
 /// message). Expected structure comes from the files' own configs (see VERIFY_keras.txt), as
@@ -41,7 +42,9 @@ final class KerasRealModelTests: XCTestCase {
         XCTAssertEqual(net.metadata["keras_version"], "2.1.3")
         if case .convolution(let c) = net.layers[0].kind {
             XCTAssertEqual(c.batchNorm?.convention, EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt))
-        } else { XCTFail("first layer should be a convolution") }
+        } else {
+            XCTFail("first layer should be a convolution")
+        }
     }
 
     func testMiniXceptionBothFiles() throws {
@@ -75,8 +78,9 @@ final class KerasRealModelTests: XCTestCase {
         }
         let net = try read(["keras_dl4j_mtcnn_12net/12net.h5"], options: KerasReadOptions(inputHeight: 12, inputWidth: 12))
         XCTAssertEqual(net.outputs.count, 2)
-        XCTAssertEqual(net.outputIndices.map { net.layers[$0].outputShape },
-                       [ActivationShape(channels: 2, height: 1, width: 1), ActivationShape(channels: 4, height: 1, width: 1)])
+        XCTAssertEqual(
+            net.outputIndices.map { net.layers[$0].outputShape },
+            [ActivationShape(channels: 2, height: 1, width: 1), ActivationShape(channels: 4, height: 1, width: 1)])
         XCTAssertEqual(net.parameterCount, 6632)
     }
 
@@ -103,17 +107,31 @@ final class KerasRealModelTests: XCTestCase {
         // Flatten of a 32x12x12 channels-first map keeps Theano's C, H, W order.
         if let flatten = net.layers.first(where: { $0.name == "flatten_1" }), case .reshape(let r) = flatten.kind {
             XCTAssertEqual(r.order, .channelsFirst)
-        } else { XCTFail("flatten_1 missing") }
+        } else {
+            XCTFail("flatten_1 missing")
+        }
     }
 
     func testFullModelAndJSONPlusWeightsGiveTheSameWeights() throws {
         let pairs: [([String], [String])] = [
-            (["keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer.h5"],
-             ["keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer.json", "keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer_weights.h5"]),
-            (["keras_hls4ml_conv2d_model_sequential/keras_conv2d_model.h5"],
-             ["keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model.json", "keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model_weights.h5"]),
-            (["keras_hls4ml_jetTagger_Conv2D_Small/keras_jetTagger_Conv2D_small.h5"],
-             ["keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small.json", "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small_weights.h5"]),
+            (
+                ["keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer.h5"],
+                ["keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer.json", "keras_hls4ml_conv2d_1layer_tf213/conv2d_1layer_weights.h5"]
+            ),
+            (
+                ["keras_hls4ml_conv2d_model_sequential/keras_conv2d_model.h5"],
+                [
+                    "keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model.json",
+                    "keras_hls4ml_conv2d_model_sequential/KERAS_conv2d_model_weights.h5",
+                ]
+            ),
+            (
+                ["keras_hls4ml_jetTagger_Conv2D_Small/keras_jetTagger_Conv2D_small.h5"],
+                [
+                    "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small.json",
+                    "keras_hls4ml_jetTagger_Conv2D_Small/jetTagger_Conv2D_Small_weights.h5",
+                ]
+            ),
         ]
         for (full, split) in pairs {
             let a = try read(full)

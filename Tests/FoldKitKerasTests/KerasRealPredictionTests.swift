@@ -1,8 +1,9 @@
+import FoldKitTestSupport
+import XCTest
+
 @testable import FoldKit
 @testable import FoldKitCore
 @testable import FoldKitKeras
-import FoldKitTestSupport
-import XCTest
 
 /// Keras' own predictions for the real models in ../shared/real-models/keras* (recorded by
 /// Fixtures/keras-real/generate.py with tf_keras, cross-checked with Keras 3 where it loads them)
@@ -31,7 +32,8 @@ final class KerasRealPredictionTests: XCTestCase {
         let net = try KerasReader.read(paths: paths, options: c.options)
         let directory = "keras-real/\(c.fixture)"
         let input = try NPYFile.read(path: TestData.fixture("\(directory)/input.npy").path)
-        XCTAssertEqual(input.values.count, net.inputShape.count, "\(c.fixture): input \(input.shape) vs network \(net.inputShape)", file: file, line: line)
+        XCTAssertEqual(
+            input.values.count, net.inputShape.count, "\(c.fixture): input \(input.shape) vs network \(net.inputShape)", file: file, line: line)
         guard input.values.count == net.inputShape.count else { return }
         // Channels-last models take H x W x C (Keras' NHWC); channels-first ones (Keras 1 'th')
         // take C x H x W, which is FoldKit's own order.
@@ -49,7 +51,8 @@ final class KerasRealPredictionTests: XCTestCase {
             let shape = net.layers[index].outputShape
             // Keras feature maps (rank >= 4) are NHWC (trailing axes merged into channels);
             // vectors (rank 2) compare directly.
-            let ours = reference.shape.count >= 4 && net.inputOrder == .channelsLast
+            let ours =
+                reference.shape.count >= 4 && net.inputOrder == .channelsLast
                 ? TensorLayout.chwToHWC(results[index], shape: shape) : results[index]
             compare(ours, reference, "\(c.fixture) output \(k) '\(net.layers[index].name)' \(shape)", file: file, line: line)
         }
@@ -76,20 +79,30 @@ final class KerasRealPredictionTests: XCTestCase {
 
     func testHLS4MLConv2DModelSequential() throws {
         try run(Case(fixture: "hls4ml_conv2d_model_sequential", files: [Self.hlsSeq + "keras_conv2d_model.h5"]))
-        try run(Case(fixture: "hls4ml_conv2d_model_sequential_json", files: [Self.hlsSeq + "KERAS_conv2d_model.json", Self.hlsSeq + "KERAS_conv2d_model_weights.h5"]))
+        try run(
+            Case(
+                fixture: "hls4ml_conv2d_model_sequential_json",
+                files: [Self.hlsSeq + "KERAS_conv2d_model.json", Self.hlsSeq + "KERAS_conv2d_model_weights.h5"]))
     }
 
     func testHLS4MLJetTagger() throws {
         try run(Case(fixture: "hls4ml_jetTagger_Conv2D_Small", files: [Self.jet + "keras_jetTagger_Conv2D_small.h5"]))
-        try run(Case(fixture: "hls4ml_jetTagger_Conv2D_Small_json", files: [Self.jet + "jetTagger_Conv2D_Small.json", Self.jet + "jetTagger_Conv2D_Small_weights.h5"]))
+        try run(
+            Case(
+                fixture: "hls4ml_jetTagger_Conv2D_Small_json",
+                files: [Self.jet + "jetTagger_Conv2D_Small.json", Self.jet + "jetTagger_Conv2D_Small_weights.h5"]))
     }
 
     func testMTCNN12NetAt24x24() throws {
-        try run(Case(fixture: "dl4j_mtcnn_12net", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
-                     options: KerasReadOptions(inputHeight: 24, inputWidth: 24)))
+        try run(
+            Case(
+                fixture: "dl4j_mtcnn_12net", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
+                options: KerasReadOptions(inputHeight: 24, inputWidth: 24)))
         // The P-Net's own 12 x 12 window: one output position.
-        try run(Case(fixture: "dl4j_mtcnn_12net_12x12", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
-                     options: KerasReadOptions(inputHeight: 12, inputWidth: 12)))
+        try run(
+            Case(
+                fixture: "dl4j_mtcnn_12net_12x12", files: ["real-models/keras_dl4j_mtcnn_12net/12net.h5"],
+                options: KerasReadOptions(inputHeight: 12, inputWidth: 12)))
     }
 
     /// DL4J's cnn_batch_norm: sample 0 of the input it ships; out0 from tf_keras, and the prediction it ships.
@@ -98,8 +111,9 @@ final class KerasRealPredictionTests: XCTestCase {
         let keras = try NPYFile.read(path: TestData.fixture("keras-real/dl4j_cnn_batch_norm/out0.npy").path)
         let shipped = try NPYFile.read(path: TestData.fixture("keras-real/dl4j_cnn_batch_norm/source_prediction.npy").path)
         XCTAssertEqual(shipped.shape, [1, 1])
-        XCTAssertTrue(abs((keras.values.first ?? .nan) - (shipped.values.first ?? .nan)) <= Float(tolerance) * abs(shipped.values.first ?? 0),
-                      "tf_keras \(keras.values) vs shipped \(shipped.values)")
+        XCTAssertTrue(
+            abs((keras.values.first ?? .nan) - (shipped.values.first ?? .nan)) <= Float(tolerance) * abs(shipped.values.first ?? 0),
+            "tf_keras \(keras.values) vs shipped \(shipped.values)")
     }
 
     func testBatchToConv2DKeras2() throws {

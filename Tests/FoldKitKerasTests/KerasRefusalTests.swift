@@ -1,7 +1,8 @@
-@testable import FoldKitCore
-@testable import FoldKitKeras
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitKeras
 
 /// Unsupported or inconsistent models are refused with the layer's name and class: edited copies of
 /// the dense_head fixture's JSON description, read with its (legacy layout) weights file.
@@ -32,9 +33,11 @@ final class KerasRefusalTests: XCTestCase {
     }
 
     func testCustomClassIsRefusedWithNameAndClass() throws {
-        XCTAssertThrowsError(try readEdited { layers in
-            if let i = layerIndex(layers, "conv1") { layers[i]["class_name"] = "QConv2D" }
-        }) { error in
+        XCTAssertThrowsError(
+            try readEdited { layers in
+                if let i = layerIndex(layers, "conv1") { layers[i]["class_name"] = "QConv2D" }
+            }
+        ) { error in
             let e = error as? FoldKitError
             XCTAssertEqual(e?.kind, .unsupported)
             XCTAssertEqual(e?.layer, "conv1 (QConv2D)")
@@ -42,15 +45,20 @@ final class KerasRefusalTests: XCTestCase {
     }
 
     func testArbitraryLambdaIsRefused() throws {
-        XCTAssertThrowsError(try readEdited { layers in
-            if let i = layerIndex(layers, "drop") {
-                layers[i] = ["class_name": "Lambda", "config": ["name": "my_lambda", "function": ["ZGVmIGYoeCk6IHJldHVybiB4", NSNull(), NSNull()], "function_type": "lambda"]]
-                if let j = layerIndex(layers, "fc2") {
-                    layers[j]["inbound_nodes"] = [[["my_lambda", 0, 0, [String: Any]()]]]
+        XCTAssertThrowsError(
+            try readEdited { layers in
+                if let i = layerIndex(layers, "drop") {
+                    layers[i] = [
+                        "class_name": "Lambda",
+                        "config": ["name": "my_lambda", "function": ["ZGVmIGYoeCk6IHJldHVybiB4", NSNull(), NSNull()], "function_type": "lambda"],
+                    ]
+                    if let j = layerIndex(layers, "fc2") {
+                        layers[j]["inbound_nodes"] = [[["my_lambda", 0, 0, [String: Any]()]]]
+                    }
+                    layers[i]["inbound_nodes"] = [[["hsig", 0, 0, [String: Any]()]]]
                 }
-                layers[i]["inbound_nodes"] = [[["hsig", 0, 0, [String: Any]()]]]
             }
-        }) { error in
+        ) { error in
             let e = error as? FoldKitError
             XCTAssertEqual(e?.kind, .unsupported)
             XCTAssertEqual(e?.layer, "my_lambda (Lambda)")
@@ -59,9 +67,11 @@ final class KerasRefusalTests: XCTestCase {
 
     func testWeightsNotUsedByTheDescriptionAreAnError() throws {
         // fc2 removed: its weights in the file are left over.
-        XCTAssertThrowsError(try readEdited { layers in
-            if let i = layerIndex(layers, "fc2") { layers.remove(at: i) }
-        }) { error in
+        XCTAssertThrowsError(
+            try readEdited { layers in
+                if let i = layerIndex(layers, "fc2") { layers.remove(at: i) }
+            }
+        ) { error in
             let e = error as? FoldKitError
             XCTAssertEqual(e?.kind, .badInput)
             XCTAssertEqual(e?.found, "fc2", "\(error)")
@@ -69,12 +79,14 @@ final class KerasRefusalTests: XCTestCase {
     }
 
     func testWrongKernelShapeNamesTheWeight() throws {
-        XCTAssertThrowsError(try readEdited { layers in
-            if let i = layerIndex(layers, "conv1"), var config = layers[i]["config"] as? [String: Any] {
-                config["kernel_size"] = [5, 5]
-                layers[i]["config"] = config
+        XCTAssertThrowsError(
+            try readEdited { layers in
+                if let i = layerIndex(layers, "conv1"), var config = layers[i]["config"] as? [String: Any] {
+                    config["kernel_size"] = [5, 5]
+                    layers[i]["config"] = config
+                }
             }
-        }) { error in
+        ) { error in
             let e = error as? FoldKitError
             XCTAssertEqual(e?.kind, .badInput)
             XCTAssertEqual(e?.expected, "[5, 5, 3, 6]", "\(error)")
@@ -83,12 +95,14 @@ final class KerasRefusalTests: XCTestCase {
     }
 
     func testBatchNormOverANonChannelAxisIsRefused() throws {
-        XCTAssertThrowsError(try readEdited { layers in
-            if let i = layerIndex(layers, "bn1"), var config = layers[i]["config"] as? [String: Any] {
-                config["axis"] = 1
-                layers[i]["config"] = config
+        XCTAssertThrowsError(
+            try readEdited { layers in
+                if let i = layerIndex(layers, "bn1"), var config = layers[i]["config"] as? [String: Any] {
+                    config["axis"] = 1
+                    layers[i]["config"] = config
+                }
             }
-        }) { error in
+        ) { error in
             let e = error as? FoldKitError
             XCTAssertEqual(e?.kind, .unsupported, "\(error)")
             XCTAssertEqual(e?.layer, "bn1 (BatchNormalization)")

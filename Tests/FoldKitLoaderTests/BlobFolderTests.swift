@@ -1,10 +1,11 @@
-import FoldKitBlobFormat
 import Crypto
-@testable import FoldKit
+import FoldKitBlobFormat
 import FoldKitLoader
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `BlobFolder` reads what `BlobWriter` writes, hands out each tensor by layer and role with its shape
 /// and layout, and refuses a changed folder naming the file and the expected and found values.
@@ -118,8 +119,9 @@ final class BlobFolderTests: XCTestCase {
         }
         let version = original.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7")
         try version.write(to: manifestURL, atomically: true, encoding: .utf8)
-        XCTAssertEqual(loaderError { _ = try BlobFolder(url: url) }?.description,
-                       "manifest.json: unknown manifest format (expected foldkit-blobs v1, found foldkit-blobs v7)")
+        XCTAssertEqual(
+            loaderError { _ = try BlobFolder(url: url) }?.description,
+            "manifest.json: unknown manifest format (expected foldkit-blobs v1, found foldkit-blobs v7)")
         try FileManager.default.removeItem(at: manifestURL)
         XCTAssertEqual(loaderError { _ = try BlobFolder(url: url) }?.kind, .missingManifest)
     }

@@ -12,7 +12,9 @@ final class LoaderDependencyTests: XCTestCase {
         XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\"])"))
         XCTAssertTrue(manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\"])"))
 
-        for (target, allowed) in [("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat"]), ("FoldKitBlobFormat", ["Foundation", "CryptoKit"])] {
+        for (target, allowed) in [
+            ("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat"]), ("FoldKitBlobFormat", ["Foundation", "CryptoKit"]),
+        ] {
             let folder = TestData.repositoryRoot.appendingPathComponent("Sources/\(target)")
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
             XCTAssertGreaterThan(files.count, 1, target)
@@ -22,8 +24,9 @@ final class LoaderDependencyTests: XCTestCase {
                     let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
                     XCTAssertTrue(allowed.contains(module), "\(target)/\(file):\(number + 1) imports \(module)")
                     if module == "CryptoKit" {
-                        XCTAssertEqual(number > 0 ? lines[number - 1].trimmingCharacters(in: .whitespaces) : "", "#if canImport(CryptoKit)",
-                                       "\(target)/\(file): CryptoKit import is guarded")
+                        XCTAssertEqual(
+                            number > 0 ? lines[number - 1].trimmingCharacters(in: .whitespaces) : "", "#if canImport(CryptoKit)",
+                            "\(target)/\(file): CryptoKit import is guarded")
                     }
                 }
             }

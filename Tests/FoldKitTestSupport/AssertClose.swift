@@ -10,8 +10,9 @@ public func assertClose<A: BinaryFloatingPoint, E: BinaryFloatingPoint>(
     _ actual: [A], _ expected: [E], atol: Double = 0, rtol: Double = 0, scaledTolerance: Double = 0,
     allowNonFiniteExpected: Bool = false, _ what: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line
 ) -> Closeness {
-    let result = Closeness.compare(actual, expected, atol: atol, rtol: rtol, scaledTolerance: scaledTolerance,
-                                   allowNonFiniteExpected: allowNonFiniteExpected)
+    let result = Closeness.compare(
+        actual, expected, atol: atol, rtol: rtol, scaledTolerance: scaledTolerance,
+        allowNonFiniteExpected: allowNonFiniteExpected)
     if !result.passed {
         let label = what()
         XCTFail("\(label.isEmpty ? "" : label + ": ")\(result)", file: file, line: line)

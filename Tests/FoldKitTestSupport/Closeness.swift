@@ -86,11 +86,12 @@ public struct Closeness: Sendable, CustomStringConvertible {
                 worstIndex = i; worstRatio = ratio; worstDeviation = deviation; worstBound = bound
             }
         }
-        return Closeness(count: n, actualCount: actual.count, expectedCount: expected.count, worstIndex: worstIndex,
-                         worstDeviation: worstDeviation,
-                         worstActual: worstIndex >= 0 ? Double(actual[worstIndex]) : .nan,
-                         worstExpected: worstIndex >= 0 ? Double(expected[worstIndex]) : .nan,
-                         worstBound: worstBound, failingCount: failing, nonFiniteCount: nonFinite,
-                         nonFiniteExpectedCount: nonFiniteExpected, referenceScale: scale)
+        return Closeness(
+            count: n, actualCount: actual.count, expectedCount: expected.count, worstIndex: worstIndex,
+            worstDeviation: worstDeviation,
+            worstActual: worstIndex >= 0 ? Double(actual[worstIndex]) : .nan,
+            worstExpected: worstIndex >= 0 ? Double(expected[worstIndex]) : .nan,
+            worstBound: worstBound, failingCount: failing, nonFiniteCount: nonFinite,
+            nonFiniteExpectedCount: nonFiniteExpected, referenceScale: scale)
     }
 }

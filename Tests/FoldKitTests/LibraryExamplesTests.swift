@@ -82,10 +82,16 @@ final class LibraryExamplesTests: XCTestCase {
             let values = loaded.floats()
             let oihw = try c.weights.floats()
             var placed = [Float](repeating: 0, count: values.count)
-            for o in 0..<O { for i in 0..<I { for y in 0..<kh { for x in 0..<kw {
-                let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
-                placed[offset] = oihw[((o * I + i) * kh + y) * kw + x]
-            } } } }
+            for o in 0..<O {
+                for i in 0..<I {
+                    for y in 0..<kh {
+                        for x in 0..<kw {
+                            let offset = depthwise ? (((o / 4) * kh + y) * kw + x) * 4 + o % 4 : ((o * kh + y) * kw + x) * paddedInputs + i
+                            placed[offset] = oihw[((o * I + i) * kh + y) * kw + x]
+                        }
+                    }
+                }
+            }
             XCTAssertEqual(values, placed, "layer \(layer.index)")
             expectedCount += values.count
             XCTAssertEqual(blobs.tensor(layer: layer.index, role: .bias)?.floats(), try c.bias?.floats() ?? [Float](repeating: 0, count: O))
@@ -125,7 +131,8 @@ final class LibraryExamplesTests: XCTestCase {
                 name = String(trimmed.dropFirst("// example: ".count))
                 body = []
             } else if trimmed == "// end example", let current = name {
-                let indent = body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                let indent =
+                    body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                     .map { $0.prefix { $0 == " " }.count }.min() ?? 0
                 examples[current] = body.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
                     .joined(separator: "\n").trimmingCharacters(in: .newlines)

@@ -8,7 +8,7 @@ package enum ShaThroughput {
         let count = megabytes << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
         defer { buffer.deallocate() }
-        for i in 0..<count { buffer[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 13) }
+        for i in 0..<count { buffer[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13) }
         var digest = ""
         let timing = Timing.measure(runs: runs, warmup: 0) { digest = Checksum.sha256Hex(UnsafeRawBufferPointer(buffer)) }
         _ = digest

@@ -85,7 +85,8 @@ package struct SyntheticDetectionHeads {
                 heads[h].values[base + (5 + object.classIndex) * plane + cell] = 4
             }
         }
-        return SyntheticDetectionHeads(heads: heads, networkInput: ActivationShape(channels: 3, height: inputSize, width: inputSize), objects: objects)
+        return SyntheticDetectionHeads(
+            heads: heads, networkInput: ActivationShape(channels: 3, height: inputSize, width: inputSize), objects: objects)
     }
 
     /// Candidate boxes: every head decoded with `DetectionDecoder.decode` (before NMS).
@@ -93,8 +94,9 @@ package struct SyntheticDetectionHeads {
         var all: [Detection] = []
         for (index, head) in heads.enumerated() {
             head.values.withUnsafeBufferPointer { buffer in
-                all += DetectionDecoder.decode(head: head.head, headIndex: index, output: buffer, shape: head.shape,
-                                               networkInput: networkInput, threshold: threshold)
+                all += DetectionDecoder.decode(
+                    head: head.head, headIndex: index, output: buffer, shape: head.shape,
+                    networkInput: networkInput, threshold: threshold)
             }
         }
         return all

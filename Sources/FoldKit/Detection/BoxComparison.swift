@@ -38,8 +38,10 @@ enum BoxComparison {
         var classNames: [String]?
         var nmsCandidatesPerClass: Int
 
-        init(threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
-                    nmsCandidatesPerClass: Int = 1000) {
+        init(
+            threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
+            nmsCandidatesPerClass: Int = 1000
+        ) {
             self.threshold = threshold
             self.nmsIoU = nmsIoU
             self.minimumIoU = minimumIoU
@@ -57,8 +59,9 @@ enum BoxComparison {
         func pairIoU(_ a: Detection, _ b: Detection) -> Float { atLeast(onePixel, a).iou(atLeast(onePixel, b)) }
 
         // Steps 2 and 3: pairing before NMS.
-        let tally = PairTally(reference: reference.boxes, candidate: candidate.boxes, clippedReference: referenceBoxes,
-                              clippedCandidate: candidateBoxes, pairIoU: pairIoU)
+        let tally = PairTally(
+            reference: reference.boxes, candidate: candidate.boxes, clippedReference: referenceBoxes,
+            clippedCandidate: candidateBoxes, pairIoU: pairIoU)
         let borderline = max(1e-4, 4 * tally.largestScoreDifference)
         func isClear(_ box: Detection) -> Bool { box.score - settings.threshold > borderline }
         let clearly = (tally.referenceOnly + tally.candidateOnly).filter(isClear)
@@ -98,8 +101,10 @@ enum BoxComparison {
         /// Finite (clipped) boxes found by one network only.
         var referenceOnly: [Detection] = [], candidateOnly: [Detection] = []
 
-        init(reference: [Detection], candidate: [Detection], clippedReference: [Detection], clippedCandidate: [Detection],
-             pairIoU: (Detection, Detection) -> Float) {
+        init(
+            reference: [Detection], candidate: [Detection], clippedReference: [Detection], clippedCandidate: [Detection],
+            pairIoU: (Detection, Detection) -> Float
+        ) {
             let referenceIndex = BoxIdentityIndex(clippedReference), candidateIndex = BoxIdentityIndex(clippedCandidate)
             referenceMatch = referenceIndex.firstMatches(in: candidateIndex)
             let candidateMatch = candidateIndex.firstMatches(in: referenceIndex)
@@ -127,8 +132,9 @@ enum BoxComparison {
     /// The saturation test of the type's rule, on the original's boxes before NMS.
     static func measureSaturation(_ boxes: [Detection]) -> DetectionComparison.Saturation {
         let nearOneCount = boxes.reduce(0) { $0 + ($1.score >= nearOne ? 1 : 0) }
-        return .init(candidates: boxes.count, scoringNearOne: nearOneCount,
-                     saturated: boxes.count >= saturatedCandidates && 2 * nearOneCount >= boxes.count)
+        return .init(
+            candidates: boxes.count, scoringNearOne: nearOneCount,
+            saturated: boxes.count >= saturatedCandidates && 2 * nearOneCount >= boxes.count)
     }
 
     /// Indices of the boxes NMS keeps, in descending score order: NMS over the drawable boxes (finite after

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Class names for detections: one name a line (Darknet's `.names` files; blank trailing lines ignored).
 package enum ClassNames {
@@ -8,7 +8,9 @@ package enum ClassNames {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw FoldKitError(.io, "cannot read the class names file", file: path)
         }
-        var names = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        var names = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         while names.last?.isEmpty == true { names.removeLast() }
         return names
     }
@@ -35,13 +37,15 @@ package enum ClassNames {
         if let path {
             let names = try read(path: path)
             if let classes, names.count < classes {
-                throw FoldKitError(.badInput, "the names file has fewer names than the detection heads have classes", file: path,
-                                   expected: "\(classes)", found: "\(names.count)")
+                throw FoldKitError(
+                    .badInput, "the names file has fewer names than the detection heads have classes", file: path,
+                    expected: "\(classes)", found: "\(names.count)")
             }
             return names
         }
         guard let classes, let config = network.sourceFiles.first(where: { $0.hasSuffix(".cfg") }), let found = discover(besideConfig: config),
-              let names = try? read(path: found), names.count == classes else { return nil }
+            let names = try? read(path: found), names.count == classes
+        else { return nil }
         return names
     }
 }

@@ -23,7 +23,10 @@ public struct Detection: Codable, Equatable, Sendable {
     public var anchor: Int
 
     /// A box with its score, geometry and origin.
-    public init(classIndex: Int, score: Float, objectness: Float, x: Float, y: Float, width: Float, height: Float, head: Int = 0, cell: Int = 0, anchor: Int = 0) {
+    public init(
+        classIndex: Int, score: Float, objectness: Float, x: Float, y: Float, width: Float, height: Float, head: Int = 0, cell: Int = 0,
+        anchor: Int = 0
+    ) {
         self.classIndex = classIndex
         self.score = score
         self.objectness = objectness

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_region_detections` /
 /// `get_yolo_detections` do, then per-class non-max suppression.
@@ -20,8 +20,9 @@ enum DetectionDecoder {
         networkInput: ActivationShape, threshold: Float
     ) -> [Detection] {
         var overflows: [Int: (value: Float, boxes: Int)] = [:]
-        return decode(head: head, headIndex: headIndex, output: output, shape: shape, networkInput: networkInput, threshold: threshold,
-                      overflows: &overflows)
+        return decode(
+            head: head, headIndex: headIndex, output: output, shape: shape, networkInput: networkInput, threshold: threshold,
+            overflows: &overflows)
     }
 
     /// As `decode(head:...)`, also recording for every box above the threshold with a non-finite centre or
@@ -98,8 +99,10 @@ enum DetectionDecoder {
                             let previous = overflows[channel] ?? (0, 0)
                             overflows[channel] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
                         }
-                        detections.append(Detection(classIndex: k, score: score, objectness: objectness, x: x, y: y, width: w, height: h,
-                                                    head: headIndex, cell: cell, anchor: anchor))
+                        detections.append(
+                            Detection(
+                                classIndex: k, score: score, objectness: objectness, x: x, y: y, width: w, height: h,
+                                head: headIndex, cell: cell, anchor: anchor))
                     }
                 }
             }
@@ -130,12 +133,14 @@ enum DetectionDecoder {
             guard case .detection(let head) = layer.kind else { continue }
             var overflows: [Int: (value: Float, boxes: Int)] = [:]
             outputs[layer.index].withUnsafeBufferPointer { buffer in
-                decoded.boxes += decode(head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
-                                        networkInput: network.inputShape, threshold: threshold, overflows: &overflows)
+                decoded.boxes += decode(
+                    head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
+                    networkInput: network.inputShape, threshold: threshold, overflows: &overflows)
             }
             decoded.overflows += overflows.keys.sorted().map { channel in
-                BoxOverflowHazard(network: networkName, layer: layer.index, channel: channel, value: overflows[channel]?.value ?? 0,
-                                  boxes: overflows[channel]?.boxes ?? 0)
+                BoxOverflowHazard(
+                    network: networkName, layer: layer.index, channel: channel, value: overflows[channel]?.value ?? 0,
+                    boxes: overflows[channel]?.boxes ?? 0)
             }
             headIndex += 1
         }

@@ -35,15 +35,17 @@ public struct ImageFrame: Codable, Equatable, Sendable {
 
     /// No image: the frame is the network input itself, pixels are input pixels.
     public init(networkInput: ActivationShape) {
-        self.init(imageWidth: networkInput.width, imageHeight: networkInput.height, networkInput: networkInput,
-                  scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0)
+        self.init(
+            imageWidth: networkInput.width, imageHeight: networkInput.height, networkInput: networkInput,
+            scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0)
     }
 
     /// The image of `imageWidth` x `imageHeight` placed in the input as `preprocessing` placed it (after
     /// its `tensor(from:shape:)` ran).
     public init(imageWidth: Int, imageHeight: Int, preprocessing: ImagePreprocessing, networkInput: ActivationShape) {
-        self.init(imageWidth: imageWidth, imageHeight: imageHeight, networkInput: networkInput,
-                  scaleX: preprocessing.scaleX, scaleY: preprocessing.scaleY, offsetX: preprocessing.offsetX, offsetY: preprocessing.offsetY)
+        self.init(
+            imageWidth: imageWidth, imageHeight: imageHeight, networkInput: networkInput,
+            scaleX: preprocessing.scaleX, scaleY: preprocessing.scaleY, offsetX: preprocessing.offsetX, offsetY: preprocessing.offsetY)
     }
 
     /// An image placed in the input by the given scale and offset (the mapping above).
@@ -60,9 +62,11 @@ public struct ImageFrame: Codable, Equatable, Sendable {
 
     /// The image's extent in normalised network-input coordinates.
     public var normalisedBounds: (left: Float, top: Float, right: Float, bottom: Float) {
-        (Float(offsetX / Double(networkWidth)), Float(offsetY / Double(networkHeight)),
-         Float((offsetX + Double(imageWidth) * scaleX) / Double(networkWidth)),
-         Float((offsetY + Double(imageHeight) * scaleY) / Double(networkHeight)))
+        (
+            Float(offsetX / Double(networkWidth)), Float(offsetY / Double(networkHeight)),
+            Float((offsetX + Double(imageWidth) * scaleX) / Double(networkWidth)),
+            Float((offsetY + Double(imageHeight) * scaleY) / Double(networkHeight))
+        )
     }
 
     /// `box` with its edges clamped to the image's extent (an infinite side becomes the image's edge).

@@ -111,7 +111,8 @@ struct KeptBoxIndex {
             for sy in nearestFirst[own.y] where gridCount[sx * levels + sy] > 0 {
                 let g = sx * levels + sy
                 let columns = (Int(cells.x1) >> sx) - (Int(cells.x0) >> sx) + 1, rows = (Int(cells.y1) >> sy) - (Int(cells.y0) >> sy) + 1
-                let found = columns * rows > gridCount[g]
+                let found =
+                    columns * rows > gridCount[g]
                     ? anyInGridList(g, suppresses: candidate, cells: cells, iouThreshold: iouThreshold)
                     : anyInCells(g, sx: sx, sy: sy, suppresses: candidate, cells: cells, mark: mark, iouThreshold: iouThreshold)
                 if found { return true }
@@ -131,8 +132,10 @@ struct KeptBoxIndex {
     }
 
     /// Reads the lists of grid g's cells that the candidate covers, each kept box at most once.
-    private mutating func anyInCells(_ g: Int, sx: Int, sy: Int, suppresses candidate: Detection, cells: Cells, mark: Int32,
-                                     iouThreshold: Float) -> Bool {
+    private mutating func anyInCells(
+        _ g: Int, sx: Int, sy: Int, suppresses candidate: Detection, cells: Cells, mark: Int32,
+        iouThreshold: Float
+    ) -> Bool {
         let columns = fine >> sx, start = gridStart[g]
         for gy in (Int(cells.y0) >> sy)...(Int(cells.y1) >> sy) {
             for gx in (Int(cells.x0) >> sx)...(Int(cells.x1) >> sx) {

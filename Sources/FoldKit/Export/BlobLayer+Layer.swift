@@ -5,8 +5,9 @@ import FoldKitCore
 extension BlobLayer {
     /// Describes `layer` (before folding, so `foldedBatchNorm` can be told).
     public init(_ layer: Layer) {
-        self.init(index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
-                  outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width])
+        self.init(
+            index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
+            outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width])
         switch layer.kind {
         case .convolution(let c):
             kernel = [c.kernelHeight, c.kernelWidth]

@@ -1,5 +1,4 @@
 import FoldKitBlobFormat
-import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 
@@ -88,8 +87,9 @@ public enum BlobReader {
     public static func read(folder: URL, model: Network) throws -> Result {
         let manifest: BlobManifest
         do { manifest = try BlobFolderReader.manifest(in: folder) } catch let error as BlobFolderError {
-            throw FoldKitError(error.kind == .missingManifest ? .io : .badInput, error.message,
-                               file: folder.appendingPathComponent(error.file).path, expected: error.expected, found: error.found)
+            throw FoldKitError(
+                error.kind == .missingManifest ? .io : .badInput, error.message,
+                file: folder.appendingPathComponent(error.file).path, expected: error.expected, found: error.found)
         }
         var problems: [Problem] = []
         var values: [String: [Float]] = [:]
@@ -104,8 +104,12 @@ public enum BlobReader {
         }
         for (name, digest) in manifest.source.sha256 {
             if let file = model.sourceFiles.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }),
-               let actual = try? Checksum.sha256Hex(fileAt: file), actual != digest {
-                problems.append(Problem(tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", kind: .sourceChanged))
+                let actual = try? Checksum.sha256Hex(fileAt: file), actual != digest
+            {
+                problems.append(
+                    Problem(
+                        tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", kind: .sourceChanged
+                    ))
             }
         }
         let network = problems.contains(where: \.preventsRebuild) ? nil : try rebuild(model: model, manifest: manifest, values: values)
@@ -122,7 +126,8 @@ public enum BlobReader {
             let tensors = byLayer[layer.index] ?? []
             func blob(_ role: TensorRole) throws -> (BlobEntry, [Float]) {
                 guard let entry = tensors.first(where: { $0.role == role }), let v = values[entry.name] else {
-                    throw FoldKitError(.badInput, "the manifest has no \(role.rawValue) blob for this layer", file: "manifest.json", layer: layer.label)
+                    throw FoldKitError(
+                        .badInput, "the manifest has no \(role.rawValue) blob for this layer", file: "manifest.json", layer: layer.label)
                 }
                 return (entry, v)
             }
@@ -133,7 +138,8 @@ public enum BlobReader {
                 let stored = BlobLayout(rawValue: entry.layout)
                 guard let match = WeightLayout.allCases.first(where: { $0.blobLayout(depthwise: depthwise) == stored }) else {
                     let names = WeightLayout.allCases.map { $0.blobLayout(depthwise: depthwise).rawValue }.joined(separator: ", ")
-                    throw FoldKitError(.badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout)
+                    throw FoldKitError(
+                        .badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout)
                 }
                 return match
             }
@@ -141,8 +147,9 @@ public enum BlobReader {
             func oihwWeights() throws -> [Float] {
                 let (entry, stored) = try blob(.weights)
                 do {
-                    return try WeightLayoutTransform.toOIHW(stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry),
-                                                            depthwise: BlobWriter.isDepthwise(layer, in: network))
+                    return try WeightLayoutTransform.toOIHW(
+                        stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry),
+                        depthwise: BlobWriter.isDepthwise(layer, in: network))
                 } catch let error as FoldKitError {
                     throw error.located(file: entry.file, layer: layer.label)
                 }
@@ -160,9 +167,10 @@ public enum BlobReader {
                 network.layers[i].kind = .fullyConnected(f)
             case .batchNorm(let bn):
                 // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
-                network.layers[i].kind = .channelAffine(ChannelAffine(
-                    scale: WeightTensor(shape: [bn.channels], values: try blob(.scale).1),
-                    shift: WeightTensor(shape: [bn.channels], values: try blob(.shift).1)))
+                network.layers[i].kind = .channelAffine(
+                    ChannelAffine(
+                        scale: WeightTensor(shape: [bn.channels], values: try blob(.scale).1),
+                        shift: WeightTensor(shape: [bn.channels], values: try blob(.shift).1)))
             case .channelAffine(var a):
                 a.scale = WeightTensor(shape: a.scale.shape, values: try blob(.scale).1)
                 a.shift = WeightTensor(shape: a.shift.shape, values: try blob(.shift).1)

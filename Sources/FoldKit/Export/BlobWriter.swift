@@ -36,8 +36,10 @@ public enum BlobWriter {
         /// source element). Nil: such blobs are written.
         public var onNonFiniteBlobs: (([BlobEntry]) throws -> Void)?
         /// OHWI weights in chunks of 256 KiB, atomic (not durable) output, unless told otherwise.
-        public init(layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10, durable: Bool = false,
-                    onNonFiniteBlobs: (([BlobEntry]) throws -> Void)? = nil) {
+        public init(
+            layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10, durable: Bool = false,
+            onNonFiniteBlobs: (([BlobEntry]) throws -> Void)? = nil
+        ) {
             self.layout = layout
             self.chunkBytes = chunkBytes
             self.durable = durable
@@ -49,10 +51,12 @@ public enum BlobWriter {
     /// `write(folded:original:...)` does; the source files' check (`SourceFileSnapshot`) covers the fold's
     /// reads too. This is what `foldkit convert` runs.
     @discardableResult
-    public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest {
+    public static func write(network: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil) throws -> BlobManifest
+    {
         let snapshot = SourceFileSnapshot(network.sourceFiles)
-        return try write(folded: FoldBatchNorm.apply(to: network), original: network, snapshot: snapshot, to: destination, options: options,
-                         progress: progress)
+        return try write(
+            folded: FoldBatchNorm.apply(to: network), original: network, snapshot: snapshot, to: destination, options: options,
+            progress: progress)
     }
 
     /// Writes the parameters of `folded` (`FoldBatchNorm.apply(to: original)`) to the folder `destination`
@@ -65,8 +69,9 @@ public enum BlobWriter {
     public static func write(
         folded network: Network, original: Network, to destination: URL, options: Options = .init(), progress: ProgressLine? = nil
     ) throws -> BlobManifest {
-        try write(folded: network, original: original, snapshot: SourceFileSnapshot(network.sourceFiles), to: destination, options: options,
-                  progress: progress)
+        try write(
+            folded: network, original: original, snapshot: SourceFileSnapshot(network.sourceFiles), to: destination, options: options,
+            progress: progress)
     }
 
     /// `write(folded:original:...)` with the sources' state recorded in `snapshot` before anything was read.
@@ -74,8 +79,9 @@ public enum BlobWriter {
         folded network: Network, original: Network, snapshot: SourceFileSnapshot, to destination: URL, options: Options, progress: ProgressLine?
     ) throws -> BlobManifest {
         guard network.layers.count == original.layers.count else {
-            throw FoldKitError(.usage, "the folded network does not match the original", expected: "\(original.layers.count) layers",
-                               found: "\(network.layers.count)")
+            throw FoldKitError(
+                .usage, "the folded network does not match the original", expected: "\(original.layers.count) layers",
+                found: "\(network.layers.count)")
         }
         return try AtomicOutputDirectory.write(to: destination, durable: options.durable) { folder in
             // The source files are checksummed on a thread of their own meanwhile, so the digest of the
@@ -94,7 +100,8 @@ public enum BlobWriter {
             let chunked = WeightLayoutTransform.isRowLocal(options.layout)
             let largest = network.layers.map(largestStreamedTensor).max() ?? 0
             let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
-            let stream = LayerStream(network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
+            let stream = LayerStream(
+                network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
             var tensors: [BlobEntry] = []
             do {
                 var usedPrefixes = Set<String>()

@@ -49,8 +49,10 @@ final class LayerStream {
                 guard f.batchNorm == nil else { throw Self.unfolded }
                 blobs = try weightAndBias(layer, weights: f.weights, bias: f.bias, outputs: f.outputCount, prefix: prefix, key: firstKey)
             case .channelAffine(let a):
-                blobs = [(.scale, "scale", .values(try reader.floats(a.scale)), a.scale.shape, .vector),
-                         (.shift, "shift", .values(try reader.floats(a.shift)), a.shift.shape, .vector)]
+                blobs = [
+                    (.scale, "scale", .values(try reader.floats(a.scale)), a.scale.shape, .vector),
+                    (.shift, "shift", .values(try reader.floats(a.shift)), a.shift.shape, .vector),
+                ]
             case .prelu(let alpha):
                 blobs = [(.alpha, "alpha", .values(try reader.floats(alpha)), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
             case .batchNorm:
@@ -67,9 +69,11 @@ final class LayerStream {
             if case .values(let values) = blob.payload {
                 sink.write(values, to: try folder.url(for: fileName).path, key: firstKey + offset)
             }
-            tensors.append(BlobEntry(
-                name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                layout: blob.layout.rawValue, dtype: BlobDType.float32.rawValue, byteCount: blob.payload.count * BlobDType.float32.size, sha256: ""))
+            tensors.append(
+                BlobEntry(
+                    name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
+                    layout: blob.layout.rawValue, dtype: BlobDType.float32.rawValue, byteCount: blob.payload.count * BlobDType.float32.size,
+                    sha256: ""))
         }
         return tensors
     }
@@ -90,8 +94,10 @@ final class LayerStream {
         let depthwise = BlobWriter.isDepthwise(layer, in: network)
         let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
         try writeWeights(weights, dims: dims, depthwise: depthwise, path: try folder.url(for: "\(prefix)_W.bin").path, key: key)
-        return [(.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape, layout.blobLayout(depthwise: depthwise)),
-                (.bias, "b", .values(biasValues), [outputs], .vector)]
+        return [
+            (.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape, layout.blobLayout(depthwise: depthwise)),
+            (.bias, "b", .values(biasValues), [outputs], .vector),
+        ]
     }
 
     /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read

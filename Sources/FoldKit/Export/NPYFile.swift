@@ -11,9 +11,10 @@ enum NPYFile {
         var data = header(descr: "<f4", shape: shape)
         values.withUnsafeBufferPointer { buffer in
             #if _endian(big)
-            for v in buffer { var le = v.bitPattern.littleEndian; withUnsafeBytes(of: &le) { data.append(contentsOf: $0) } }
+                for v in buffer { var le = v.bitPattern.littleEndian; withUnsafeBytes(of: &le) { data.append(contentsOf: $0) } }
             #else
-            data.append(UnsafeBufferPointer(start: UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: buffer.count * 4))
+                data.append(
+                    UnsafeBufferPointer(start: UnsafeRawPointer(buffer.baseAddress)?.assumingMemoryBound(to: UInt8.self), count: buffer.count * 4))
             #endif
         }
         return data
@@ -75,7 +76,8 @@ enum NPYFile {
             throw FoldKitError(.badInput, "unsupported .npy version", file: file, byteOffset: 6, found: "\(major)")
         }
         guard bytes.count >= headerStart + headerLength,
-              let header = String(bytes: bytes[headerStart..<(headerStart + headerLength)], encoding: .ascii) else {
+            let header = String(bytes: bytes[headerStart..<(headerStart + headerLength)], encoding: .ascii)
+        else {
             throw FoldKitError(.badInput, ".npy header is cut off", file: file, byteOffset: headerStart)
         }
         func field(_ key: String) -> String? {
@@ -87,11 +89,13 @@ enum NPYFile {
         }
         let descr = String(descrField[descrField.index(after: descrField.startIndex)..<quoteEnd])
         if let fortran = field("fortran_order"), fortran.hasPrefix("True") {
-            throw FoldKitError(.badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
+            throw FoldKitError(
+                .badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
         }
         // The ')' searched for is the first one after the '(' (a stray ')' before it is no shape).
         guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("),
-              let close = shapeField[open...].firstIndex(of: ")") else {
+            let close = shapeField[open...].firstIndex(of: ")")
+        else {
             throw FoldKitError(.badInput, ".npy header has no shape", file: file, byteOffset: headerStart)
         }
         let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
@@ -115,15 +119,18 @@ enum NPYFile {
         for n in shape {
             let (product, overflow) = count.multipliedReportingOverflow(by: n)
             guard !overflow, product.multipliedReportingOverflow(by: elementSize).partialValue <= bytes.count,
-                  !product.multipliedReportingOverflow(by: elementSize).overflow else {
-                throw FoldKitError(.badInput, ".npy shape is larger than the file", file: file, byteOffset: headerStart,
-                                   expected: "at most \(bytes.count - dataStart) data bytes", found: "shape \(shape)")
+                !product.multipliedReportingOverflow(by: elementSize).overflow
+            else {
+                throw FoldKitError(
+                    .badInput, ".npy shape is larger than the file", file: file, byteOffset: headerStart,
+                    expected: "at most \(bytes.count - dataStart) data bytes", found: "shape \(shape)")
             }
             count = product
         }
         guard bytes.count - dataStart == count * elementSize else {
-            throw FoldKitError(.badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,
-                               expected: "\(count) elements of \(elementSize) bytes", found: "\(bytes.count - dataStart) bytes")
+            throw FoldKitError(
+                .badInput, ".npy data size does not match its shape", file: file, byteOffset: dataStart,
+                expected: "\(count) elements of \(elementSize) bytes", found: "\(bytes.count - dataStart) bytes")
         }
         var values = [Float](repeating: 0, count: count)
         bytes.withUnsafeBytes { raw in

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 import ZIPFoundation
 
 /// Writes `.npz` packs: a zip archive of `.npy` members, deflated (zlib, through ZIPFoundation), which

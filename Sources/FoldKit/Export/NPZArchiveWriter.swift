@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 import ZIPFoundation
 
 /// Writes an `.npz` pack (`NPZArchive`'s format: deflated `.npy` members, dates fixed at 1980-01-01) one
@@ -23,8 +23,10 @@ final class NPZArchiveWriter {
     /// Adds member `name`.npy holding `npy` (an encoded .npy file, `NPYFile.encode`).
     func add(name: String, npy data: Data) throws {
         do {
-            try archive.addEntry(with: "\(name).npy", type: .file, uncompressedSize: Int64(data.count), modificationDate: Self.fixedDate,
-                                 compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: "\(name).npy", type: .file, uncompressedSize: Int64(data.count), modificationDate: Self.fixedDate,
+                compressionMethod: .deflate
+            ) { position, size in
                 data.subdata(in: Int(position)..<(Int(position) + size))
             }
         } catch {

@@ -15,7 +15,9 @@ enum WeightLayoutTransform {
     /// Where OIHW element (o, i, y, x) of weights with `dims` = [O, I, kh, kw] is stored in `layout`
     /// (the formulas above). `depthwise` selects the depthwise sliced form; other layouts ignore it.
     @inline(__always)
-    static func storedIndex(o: Int, i: Int, y: Int, x: Int, dims: (o: Int, i: Int, kh: Int, kw: Int), in layout: WeightLayout, depthwise: Bool = false) -> Int {
+    static func storedIndex(
+        o: Int, i: Int, y: Int, x: Int, dims: (o: Int, i: Int, kh: Int, kw: Int), in layout: WeightLayout, depthwise: Bool = false
+    ) -> Int {
         switch layout {
         case .oihw: return ((o * dims.i + i) * dims.kh + y) * dims.kw + x
         case .ohwi: return ((o * dims.kh + y) * dims.kw + x) * dims.i + i
@@ -34,7 +36,6 @@ enum WeightLayoutTransform {
     static func isDepthwise(groups: Int, dims: [Int]) -> Bool {
         dims.count == 4 && groups > 1 && dims[1] == 1 && dims[0] == groups
     }
-
 
     /// The OIHW `source` (`dims` = [O, I, kh, kw]) rearranged into `layout`.
     static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
@@ -72,7 +73,11 @@ enum WeightLayoutTransform {
         if layout == .sliced { try checkDepthwise(depthwise, d) }
         let storedCount = shape(dims, in: layout, depthwise: depthwise).reduce(1, *)
         guard stored.count == storedCount else {
-            throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(shape(dims, in: layout, depthwise: depthwise)) = \(storedCount) values in \(layout.blobLayout(depthwise: depthwise).rawValue)", found: "\(stored.count)")
+            throw FoldKitError(
+                .badInput, "weights do not match their shape",
+                expected:
+                    "\(shape(dims, in: layout, depthwise: depthwise)) = \(storedCount) values in \(layout.blobLayout(depthwise: depthwise).rawValue)",
+                found: "\(stored.count)")
         }
         if layout == .oihw { return stored }
         var out = [Float](repeating: 0, count: dims.reduce(1, *))

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// `foldkit fixtures --check DIR`: recomputes a fixture pack from the model and reports any drift.
 ///
@@ -36,8 +36,10 @@ public enum FixtureChecker {
         public func text() -> String {
             var lines = ["checked \(tensors.count) tensors in \(folder): \(tensors.filter(\.identical).count) byte-identical"]
             for t in tensors where !t.identical {
-                lines.append(String(format: "  %@: max deviation %.3e (relative %.3e)%@", t.file, t.maxAbsDeviation, t.relativeDeviation,
-                                    t.problem.map { " - \($0)" } ?? ""))
+                lines.append(
+                    String(
+                        format: "  %@: max deviation %.3e (relative %.3e)%@", t.file, t.maxAbsDeviation, t.relativeDeviation,
+                        t.problem.map { " - \($0)" } ?? ""))
             }
             lines.append(pass ? "PASS: no drift beyond relative \(relativeTolerance)" : "FAIL: drift beyond relative \(relativeTolerance)")
             return lines.joined(separator: "\n")
@@ -61,8 +63,9 @@ public enum FixtureChecker {
             throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
         }
         guard manifest.tensors.count == network.layers.count + 1 else {
-            throw FoldKitError(.badInput, "the pack does not match this model", file: manifestURL.path,
-                               expected: "\(network.layers.count + 1) tensors", found: "\(manifest.tensors.count)")
+            throw FoldKitError(
+                .badInput, "the pack does not match this model", file: manifestURL.path,
+                expected: "\(network.layers.count + 1) tensors", found: "\(manifest.tensors.count)")
         }
         let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
         let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
@@ -73,14 +76,19 @@ public enum FixtureChecker {
             let entry = manifest.tensors[position]
             let path = folder.appendingPathComponent(entry.file).path
             guard let stored = try? NPYFile.read(path: path) else {
-                drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable"))
+                drifts.append(
+                    TensorDrift(
+                        file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable"
+                    ))
                 return
             }
             let shape = FixtureWriter.describe(network: network, position: position).shape
             let fresh = FixtureWriter.arrange(values, position: position, shape: shape, layout: layout, vectors: vectors)
             guard fresh.shape == stored.shape else {
-                drifts.append(TensorDrift(file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
-                                          problem: "shape \(stored.shape), recomputed \(fresh.shape)"))
+                drifts.append(
+                    TensorDrift(
+                        file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                        problem: "shape \(stored.shape), recomputed \(fresh.shape)"))
                 return
             }
             var maxDev = 0.0, maxRef = 0.0
@@ -88,17 +96,22 @@ public enum FixtureChecker {
                 maxDev = max(maxDev, a.isNaN != b.isNaN ? .infinity : (a.isNaN ? 0 : Double(abs(a - b))))
                 maxRef = max(maxRef, Double(abs(b)))
             }
-            let identical = fresh.values.count == stored.values.count
+            let identical =
+                fresh.values.count == stored.values.count
                 && zip(fresh.values, stored.values).allSatisfy { $0.bitPattern == $1.bitPattern }
-            drifts.append(TensorDrift(file: entry.file, identical: identical, maxAbsDeviation: maxDev,
-                                      relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
+            drifts.append(
+                TensorDrift(
+                    file: entry.file, identical: identical, maxAbsDeviation: maxDev,
+                    relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
         }
         // A tensor file the manifest does not list is not part of what was recorded: report it too.
         let listed = Set(manifest.tensors.map(\.file))
         let present = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for file in present.sorted() where file.hasSuffix(".npy") && !listed.contains(file) {
-            drifts.append(TensorDrift(file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
-                                      problem: "not listed in manifest.json"))
+            drifts.append(
+                TensorDrift(
+                    file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                    problem: "not listed in manifest.json"))
         }
         let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
         return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)

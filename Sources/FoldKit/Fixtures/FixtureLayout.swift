@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// How `foldkit fixtures` lays out each tensor in its .npy file.
 public enum FixtureLayout: String, CaseIterable, Sendable, Codable {

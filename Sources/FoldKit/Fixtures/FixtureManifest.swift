@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// `manifest.json` of a fixture folder (Docs/Fixtures.md).
 public struct FixtureManifest: Codable, Equatable, Sendable {

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Writes a seeded (or given) input and every layer's output as .npy files plus `manifest.json`.
 ///
@@ -33,15 +33,19 @@ public enum FixtureWriter {
                 let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
                 let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
                 let url = try folder.url(for: entry.fileName)
-                do { try data.write(to: url) } catch { throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path) }
-                tensors.append(FixtureManifest.Tensor(file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
-                                                      layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                do { try data.write(to: url) } catch {
+                    throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path)
+                }
+                tensors.append(
+                    FixtureManifest.Tensor(
+                        file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
+                        layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
                 try packer?.add(name: String(entry.fileName.dropLast(4)), npy: data)
                 if position > 0 { progress?(progressPhase, position, layerCount) }
             }
             var pack: FixtureManifest.Pack?
             if let url = packer?.url {
-                packer = nil // closes the archive before it is hashed
+                packer = nil  // closes the archive before it is hashed
                 pack = .init(file: "fixtures.npz", sha256: try Checksum.sha256Hex(fileAt: url.path))
             }
             let manifest = FixtureManifest(
@@ -91,7 +95,9 @@ public enum FixtureWriter {
     }
 
     /// File name, manifest id, name, type and shape of tensor `position` (0 = input, i + 1 = layer i).
-    static func describe(network: Network, position: Int) -> (fileName: String, id: FixtureManifest.LayerID, name: String, type: String, shape: ActivationShape) {
+    static func describe(network: Network, position: Int) -> (
+        fileName: String, id: FixtureManifest.LayerID, name: String, type: String, shape: ActivationShape
+    ) {
         if position == 0 { return ("input.npy", .name("input"), "input", "input", network.inputShape) }
         let layer = network.layers[position - 1]
         let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
@@ -100,7 +106,9 @@ public enum FixtureWriter {
     }
 
     /// `arrange` for tensor `position` (0 = input), giving Keras' rank-2 outputs the shape (1, N).
-    static func arrange(_ values: [Float], position: Int, shape: ActivationShape, layout: FixtureLayout, vectors: Set<Int>) -> (values: [Float], shape: [Int]) {
+    static func arrange(_ values: [Float], position: Int, shape: ActivationShape, layout: FixtureLayout, vectors: Set<Int>) -> (
+        values: [Float], shape: [Int]
+    ) {
         var arranged = arrange(values, shape: shape, layout: layout)
         if position > 0, vectors.contains(position - 1), layout != .sliced { arranged.shape = [1, shape.channels] }
         return arranged

@@ -2,14 +2,18 @@
 public enum BoxDrawing {
     /// A distinct colour per class index.
     public static func color(for classIndex: Int) -> (UInt8, UInt8, UInt8) {
-        let palette: [(UInt8, UInt8, UInt8)] = [(230, 25, 75), (60, 180, 75), (255, 225, 25), (0, 130, 200), (245, 130, 48),
-                                                (145, 30, 180), (70, 240, 240), (240, 50, 230), (210, 245, 60), (250, 190, 190)]
+        let palette: [(UInt8, UInt8, UInt8)] = [
+            (230, 25, 75), (60, 180, 75), (255, 225, 25), (0, 130, 200), (245, 130, 48),
+            (145, 30, 180), (70, 240, 240), (240, 50, 230), (210, 245, 60), (250, 190, 190),
+        ]
         return palette[classIndex % palette.count]
     }
 
     /// Outlines (left, top)-(right, bottom) with `thickness` pixels, clipped to the image.
-    public static func rectangle(_ image: inout RGBImage, left: Double, top: Double, right: Double, bottom: Double,
-                                 color: (UInt8, UInt8, UInt8), thickness: Int = 2) {
+    public static func rectangle(
+        _ image: inout RGBImage, left: Double, top: Double, right: Double, bottom: Double,
+        color: (UInt8, UInt8, UInt8), thickness: Int = 2
+    ) {
         let l = max(0, Int(left.rounded())), r = min(image.width - 1, Int(right.rounded()))
         let t = max(0, Int(top.rounded())), b = min(image.height - 1, Int(bottom.rounded()))
         guard l <= r, t <= b else { return }
@@ -42,8 +46,10 @@ extension BoxDrawing {
     /// Writes `text` in `BitmapFont` at `scale` on a filled `background` strip whose bottom-left corner is
     /// the box's top-left corner (left, top); below it, inside the box, when there is no room above.
     /// Everything is clipped to the image.
-    public static func label(_ image: inout RGBImage, _ text: String, left: Double, top: Double,
-                             background: (UInt8, UInt8, UInt8), scale: Int = 1) {
+    public static func label(
+        _ image: inout RGBImage, _ text: String, left: Double, top: Double,
+        background: (UInt8, UInt8, UInt8), scale: Int = 1
+    ) {
         let padding = scale
         let stripWidth = BitmapFont.width(of: text, scale: scale) + 2 * padding
         let stripHeight = BitmapFont.glyphHeight * scale + 2 * padding

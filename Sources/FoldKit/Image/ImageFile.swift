@@ -1,7 +1,7 @@
 import CPNG
 import CTurboJPEG
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Reads JPEG (libjpeg-turbo's TurboJPEG API) and PNG (libpng's simplified API) into RGB, and writes PNG.
 public enum ImageFile {
@@ -50,8 +50,9 @@ public enum ImageFile {
     /// Refuses a header's size before the pixels are allocated: positive, width x height <= `maximumPixels`.
     static func checkSize(width: Int, height: Int, path: String) throws {
         guard width > 0, height > 0, width <= maximumPixels / height else {
-            throw FoldKitError(.badInput, "image header declares \(width) x \(height) pixels", file: path,
-                               expected: "at most \(maximumPixels) pixels (2^27)", found: "\(width) x \(height)")
+            throw FoldKitError(
+                .badInput, "image header declares \(width) x \(height) pixels", file: path,
+                expected: "at most \(maximumPixels) pixels (2^27)", found: "\(width) x \(height)")
         }
     }
 

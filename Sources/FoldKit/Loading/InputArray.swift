@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// A float32 .npy array given as the network's input (`--input`), read before the model so that
 /// sizes a Keras model leaves undefined can be taken from its shape.

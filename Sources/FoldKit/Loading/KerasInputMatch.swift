@@ -18,8 +18,9 @@ enum KerasInputMatch {
         let body: [Int]
         if array.shape.count == rank + 1 {
             guard array.shape[0] == 1 else {
-                throw FoldKitError(.usage, "only batch 1 is supported (the first axis is the batch)", file: array.path,
-                                   expected: expected, found: array.shapeText)
+                throw FoldKitError(
+                    .usage, "only batch 1 is supported (the first axis is the batch)", file: array.path,
+                    expected: expected, found: array.shapeText)
             }
             body = Array(array.shape.dropFirst())
         } else if array.shape.count == rank {

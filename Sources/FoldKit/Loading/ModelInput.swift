@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// The input tensor a command runs the network on: seeded, or read from a .npy file.
 public struct ModelInput: Sendable {
@@ -42,8 +42,9 @@ public struct ModelInput: Sendable {
         guard body == dims else {
             let text = dims.map(String.init)
             let batch = array.shape.count == dims.count + 1 && array.shape.first != 1 ? " (only batch 1 is supported)" : ""
-            throw FoldKitError(.usage, "input shape does not match the network" + batch, file: array.path,
-                               expected: ShapeText.tuple(["1"] + text) + " or " + ShapeText.tuple(text), found: array.shapeText)
+            throw FoldKitError(
+                .usage, "input shape does not match the network" + batch, file: array.path,
+                expected: ShapeText.tuple(["1"] + text) + " or " + ShapeText.tuple(text), found: array.shapeText)
         }
         let values = network.inputOrder == .channelsLast && !isVector ? TensorLayout.hwcToCHW(array.values, shape: s) : array.values
         return ModelInput(values: values, origin: array.path)

@@ -1,7 +1,7 @@
-import Foundation
 import FoldKitCore
 import FoldKitDarknet
 import FoldKitKeras
+import Foundation
 
 /// Picks the reader from the files given:
 /// - Darknet: `model.cfg model.weights` (the weights may be left out for shape-only commands)
@@ -41,8 +41,9 @@ public enum ModelLoader {
         }
         let known: Set<String> = ["h5", "hdf5", "keras", "json"]
         guard extensions.allSatisfy(known.contains) else {
-            throw FoldKitError(.usage, "cannot tell the model format from the file names",
-                               expected: ".cfg [.weights] (Darknet) or .h5/.hdf5/.keras/.json (Keras)", found: paths.joined(separator: " "))
+            throw FoldKitError(
+                .usage, "cannot tell the model format from the file names",
+                expected: ".cfg [.weights] (Darknet) or .h5/.hdf5/.keras/.json (Keras)", found: paths.joined(separator: " "))
         }
         // --height/--width only fill sizes a Keras model leaves undefined (None), e.g. MTCNN's P-Net.
         var keras = KerasReadOptions(inputHeight: options.inputHeight, inputWidth: options.inputWidth)
@@ -70,8 +71,9 @@ public enum ModelLoader {
             throw FoldKitError(.io, "file not found", file: path)
         }
         let declaration = try KerasReader.inputDeclaration(paths: paths)
-        let dims = try KerasInputMatch.dims(of: array, declaration: declaration, height: options.inputHeight, width: options.inputWidth,
-                                            modelFile: paths.joined(separator: ", "))
+        let dims = try KerasInputMatch.dims(
+            of: array, declaration: declaration, height: options.inputHeight, width: options.inputWidth,
+            modelFile: paths.joined(separator: ", "))
         var sized = options
         if let h = declaration.heightAxis, let w = declaration.widthAxis {
             sized.inputHeight = dims[h]
@@ -80,8 +82,9 @@ public enum ModelLoader {
         let network = try load(paths: paths, options: sized)
         let values = KerasInputMatch.channelMajor(array.values, dims: dims, declaration: declaration)
         guard values.count == network.inputShape.count else {
-            throw FoldKitError(.usage, "input size does not match the network", file: inputPath,
-                               expected: "\(network.inputShape.count) values", found: "\(values.count) (\(array.shapeText))")
+            throw FoldKitError(
+                .usage, "input size does not match the network", file: inputPath,
+                expected: "\(network.inputShape.count) values", found: "\(values.count) (\(array.shapeText))")
         }
         return (network, ModelInput(values: values, origin: inputPath))
     }

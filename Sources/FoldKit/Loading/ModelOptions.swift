@@ -1,7 +1,7 @@
-import Foundation
 import FoldKitCore
 import FoldKitDarknet
 import FoldKitKeras
+import Foundation
 
 /// What the user asked for when reading a model, common to every command.
 public struct ModelOptions: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Shapes written as numpy and Keras write them.
 enum ShapeText {

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// Moves activations between channel-major (FoldKit's internal, NCHW) and other layouts.
 enum TensorLayout {
@@ -30,9 +30,13 @@ enum TensorLayout {
         if c <= 2 { return (chwToHWC(values, shape: shape), [h, w, c]) }
         let slices = (c + 3) / 4
         var out = [Float](repeating: 0, count: slices * h * w * 4)
-        for ch in 0..<c { for y in 0..<h { for x in 0..<w {
-            out[(ch / 4) * h * w * 4 + y * w * 4 + x * 4 + ch % 4] = values[(ch * h + y) * w + x]
-        } } }
+        for ch in 0..<c {
+            for y in 0..<h {
+                for x in 0..<w {
+                    out[(ch / 4) * h * w * 4 + y * w * 4 + x * 4 + ch % 4] = values[(ch * h + y) * w + x]
+                }
+            }
+        }
         return (out, [slices, h, w, 4])
     }
 
@@ -41,9 +45,13 @@ enum TensorLayout {
         let (c, h, w) = (shape.channels, shape.height, shape.width)
         if c <= 2 { return hwcToCHW(values, shape: shape) }
         var out = [Float](repeating: 0, count: shape.count)
-        for ch in 0..<c { for y in 0..<h { for x in 0..<w {
-            out[(ch * h + y) * w + x] = values[(ch / 4) * h * w * 4 + y * w * 4 + x * 4 + ch % 4]
-        } } }
+        for ch in 0..<c {
+            for y in 0..<h {
+                for x in 0..<w {
+                    out[(ch * h + y) * w + x] = values[(ch / 4) * h * w * 4 + y * w * 4 + x * 4 + ch % 4]
+                }
+            }
+        }
         return out
     }
 }

@@ -52,7 +52,8 @@ public enum BatchNormAttachment {
         var result: [Attachment] = []
         for layer in network.layers {
             guard case .batchNorm(let bn) = layer.kind, layer.inputs.count == 1, let producer = layer.inputs.first,
-                  producer != Network.inputIndex, consumerCount[producer] == 1, !outputs.contains(producer) else { continue }
+                producer != Network.inputIndex, consumerCount[producer] == 1, !outputs.contains(producer)
+            else { continue }
             let channels = bn.mean.count
             switch network.layers[producer].kind {
             case .convolution(let c) where c.batchNorm == nil && c.activation == .linear && c.outputChannels == channels:

@@ -62,9 +62,10 @@ public enum FoldBatchNorm {
             return .fullyConnected(f)
         case .batchNorm(let bn):
             let (scale, shift) = try FoldPlan.affine(of: bn, channels: bn.channels, reader: reader)
-            return .channelAffine(ChannelAffine(
-                scale: WeightTensor(shape: [scale.count], values: scale.map { Float($0) }),
-                shift: WeightTensor(shape: [shift.count], values: shift.map { Float($0) })))
+            return .channelAffine(
+                ChannelAffine(
+                    scale: WeightTensor(shape: [scale.count], values: scale.map { Float($0) }),
+                    shift: WeightTensor(shape: [shift.count], values: shift.map { Float($0) })))
         default:
             return kind
         }

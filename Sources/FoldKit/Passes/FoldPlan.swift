@@ -42,18 +42,20 @@ struct FoldPlan {
     /// each was checked to hold `channels` values (a shorter one would be read past its end).
     static func affine(of batchNorm: BatchNorm, channels: Int, reader: FloatSpanReader) throws -> (scale: [Double], shift: [Double]) {
         let tensors = [(batchNorm.gamma, "gamma"), (batchNorm.beta, "beta"), (batchNorm.mean, "mean"), (batchNorm.variance, "variance")]
-        for case let (tensor?, name) in tensors where tensor.count != channels {
-            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
-                               found: "\(tensor.count) (\(name))")
+        for case (let tensor?, let name) in tensors where tensor.count != channels {
+            throw FoldKitError(
+                .badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
+                found: "\(tensor.count) (\(name))")
         }
         let loaded = BatchNorm(
             gamma: try batchNorm.gamma.map(reader.materialized), beta: try batchNorm.beta.map(reader.materialized),
             mean: try reader.materialized(batchNorm.mean), variance: try reader.materialized(batchNorm.variance),
             convention: batchNorm.convention)
-        for case let (tensor?, name) in [(loaded.gamma, "gamma"), (loaded.beta, "beta"), (loaded.mean, "mean"), (loaded.variance, "variance")]
+        for case (let tensor?, let name) in [(loaded.gamma, "gamma"), (loaded.beta, "beta"), (loaded.mean, "mean"), (loaded.variance, "variance")]
         where tensor.count != channels {
-            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
-                               found: "\(tensor.count) (\(name))")
+            throw FoldKitError(
+                .badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
+                found: "\(tensor.count) (\(name))")
         }
         return try loaded.affine()
     }
@@ -64,21 +66,24 @@ struct FoldPlan {
     func folded(_ weights: WeightTensor) throws -> WeightTensor {
         guard let scale else { return weights }
         guard outputs > 0, weights.count % outputs == 0 else {
-            throw FoldKitError(.badInput, "weights do not match their shape",
-                               expected: "a multiple of \(outputs) values (one row per output)", found: "\(weights.count)")
+            throw FoldKitError(
+                .badInput, "weights do not match their shape",
+                expected: "a multiple of \(outputs) values (one row per output)", found: "\(weights.count)")
         }
         switch weights.storage {
         case .values(var values):
             guard values.count == weights.count else {
-                throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(weights.shape) = \(weights.count) values", found: "\(values.count)")
+                throw FoldKitError(
+                    .badInput, "weights do not match their shape", expected: "\(weights.shape) = \(weights.count) values", found: "\(values.count)")
             }
             let rowLength = values.count / outputs
             try values.withUnsafeMutableBufferPointer { try RowScale.apply(scale, to: $0, firstRow: 0, rowLength: rowLength) }
             return WeightTensor(shape: weights.shape, values: values)
         case .file(let span):
             guard span.count == weights.count else {
-                throw FoldKitError(.badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
-                                   expected: "\(weights.shape) = \(weights.count) values", found: "\(span.count)")
+                throw FoldKitError(
+                    .badInput, "weights do not match their shape", file: span.path, byteOffset: span.byteOffset,
+                    expected: "\(weights.shape) = \(weights.count) values", found: "\(span.count)")
             }
             return WeightTensor(shape: weights.shape, span: span, rowScale: scale)
         case .scaledFile:

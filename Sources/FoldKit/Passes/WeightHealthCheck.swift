@@ -114,10 +114,11 @@ public enum WeightHealthCheck {
                 for (offset, value) in values.enumerated() {
                     guard let problem = problem(of: value, role: role, convention: convention) else { continue }
                     let index = start + offset
-                    findings.append(Finding(
-                        problem: problem, layer: layer.label, role: role, shape: tensor.shape, elementIndex: index, value: value,
-                        file: file, byteOffset: tensor.fileSpan.map { $0.byteOffset + index * 4 },
-                        convention: problem == .nonPositiveVariance ? convention : nil))
+                    findings.append(
+                        Finding(
+                            problem: problem, layer: layer.label, role: role, shape: tensor.shape, elementIndex: index, value: value,
+                            file: file, byteOffset: tensor.fileSpan.map { $0.byteOffset + index * 4 },
+                            convention: problem == .nonPositiveVariance ? convention : nil))
                     if findings.count >= limit { return false }
                 }
                 return true
@@ -171,8 +172,10 @@ public enum WeightHealthCheck {
     }
 
     /// Calls `body(startIndex, values)` for consecutive runs of the tensor's values until it returns false.
-    private static func forEachChunk(of tensor: WeightTensor, reader: FloatSpanReader,
-                                     _ body: (Int, UnsafeBufferPointer<Float>) -> Bool) throws {
+    private static func forEachChunk(
+        of tensor: WeightTensor, reader: FloatSpanReader,
+        _ body: (Int, UnsafeBufferPointer<Float>) -> Bool
+    ) throws {
         switch tensor.storage {
         case .values(let values):
             _ = values.withUnsafeBufferPointer { body(0, $0) }

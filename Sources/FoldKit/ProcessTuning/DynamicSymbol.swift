@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The address of a C function in the running process, for functions FoldKit calls only where they exist:
@@ -11,9 +11,9 @@ import Glibc
 enum DynamicSymbol {
     static func address(of name: String) -> UnsafeMutableRawPointer? {
         #if canImport(Glibc)
-        return dlsym(nil, name)
+            return dlsym(nil, name)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(CBLAS)
-import CBLAS
+    import CBLAS
 #endif
 
 /// OpenBLAS's thread pool, for `ProcessTuning` only: FoldKit's compute never calls this (products are
@@ -13,9 +13,9 @@ enum OpenBLASThreads {
     /// OpenBLAS's thread count (`openblas_get_num_threads`); nil without OpenBLAS.
     static var count: Int? {
         #if canImport(CBLAS)
-        return Int(openblas_get_num_threads())
+            return Int(openblas_get_num_threads())
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -24,10 +24,10 @@ enum OpenBLASThreads {
     @discardableResult
     static func setCount(_ threads: Int) -> Bool {
         #if canImport(CBLAS)
-        openblas_set_num_threads(Int32(threads))
-        return true
+            openblas_set_num_threads(Int32(threads))
+            return true
         #else
-        return false
+            return false
         #endif
     }
 

@@ -51,15 +51,17 @@ final class AtomicOutputDirectory {
         guard let attributes = try? fm.attributesOfItem(atPath: destination.path) else { return }
         let type = attributes[.type] as? FileAttributeType
         guard type == .typeDirectory else {
-            throw FoldKitError(.usage, "the output path exists and is not a folder (a symbolic link is not followed either)",
-                               file: destination.path, expected: "a new path or an earlier FoldKit output folder",
-                               found: type.map { $0.rawValue } ?? "unknown file type")
+            throw FoldKitError(
+                .usage, "the output path exists and is not a folder (a symbolic link is not followed either)",
+                file: destination.path, expected: "a new path or an earlier FoldKit output folder",
+                found: type.map { $0.rawValue } ?? "unknown file type")
         }
         let entries = (try? fm.contentsOfDirectory(atPath: destination.path)) ?? []
         guard entries.isEmpty || entries.contains("manifest.json") else {
-            throw FoldKitError(.usage, "refusing to replace a folder that is not a FoldKit output (no manifest.json)",
-                               file: destination.path, expected: "a new path, an empty folder or an earlier FoldKit output",
-                               found: "\(entries.count) entries")
+            throw FoldKitError(
+                .usage, "refusing to replace a folder that is not a FoldKit output (no manifest.json)",
+                file: destination.path, expected: "a new path, an empty folder or an earlier FoldKit output",
+                found: "\(entries.count) entries")
         }
     }
 

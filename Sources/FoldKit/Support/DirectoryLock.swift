@@ -1,8 +1,9 @@
 import FoldKitCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive `flock(2)` on a folder, held from `init` until `unlock()` (or deinit).

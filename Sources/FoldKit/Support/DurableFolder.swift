@@ -1,9 +1,10 @@
 import FoldKitCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Flushes a finished output folder to stable storage before it is renamed into place (with

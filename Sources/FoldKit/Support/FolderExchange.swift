@@ -1,8 +1,9 @@
 import FoldKitCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Atomically swaps two paths in one step: after `exchange(a, b)` the item that was at `a` is at `b`
@@ -15,15 +16,15 @@ import Darwin
 enum FolderExchange {
     static func exchange(_ a: String, _ b: String) throws -> Bool {
         #if canImport(Glibc)
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = DynamicSymbol.address(of: "renameat2") else { return false }
-        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-        let renameExchange: UInt32 = 1 << 1  // RENAME_EXCHANGE in <linux/fs.h>
-        let result = renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange)
+            typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+            guard let symbol = DynamicSymbol.address(of: "renameat2") else { return false }
+            let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+            let renameExchange: UInt32 = 1 << 1  // RENAME_EXCHANGE in <linux/fs.h>
+            let result = renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange)
         #elseif canImport(Darwin)
-        let result = renamex_np(a, b, UInt32(RENAME_SWAP))
+            let result = renamex_np(a, b, UInt32(RENAME_SWAP))
         #else
-        return false
+            return false
         #endif
         if result == 0 { return true }
         let code = errno

@@ -1,8 +1,9 @@
 import FoldKitCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file created (or truncated) for writing and filled front to back, one chunk at a time, with plain
@@ -55,9 +56,9 @@ final class OutputFile {
 }
 
 #if canImport(Glibc)
-private let systemWrite = Glibc.write
-private let systemClose = Glibc.close
+    private let systemWrite = Glibc.write
+    private let systemClose = Glibc.close
 #elseif canImport(Darwin)
-private let systemWrite = Darwin.write
-private let systemClose = Darwin.close
+    private let systemWrite = Darwin.write
+    private let systemClose = Darwin.close
 #endif

@@ -1,9 +1,10 @@
 import FoldKitCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file writes and chunked reads with plain `open`/`write`/`read`, straight from and into caller
@@ -32,8 +33,9 @@ enum RawFile {
                 throw FoldKitError(.io, "read failed: \(String(cString: strerror(errno)))", file: path, byteOffset: offset + done)
             }
             if n == 0 {
-                throw FoldKitError(.badInput, "file ends early", file: path, byteOffset: offset + done,
-                                   expected: "\(buffer.count) bytes", found: "\(done)")
+                throw FoldKitError(
+                    .badInput, "file ends early", file: path, byteOffset: offset + done,
+                    expected: "\(buffer.count) bytes", found: "\(done)")
             }
             done += n
         }

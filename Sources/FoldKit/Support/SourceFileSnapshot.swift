@@ -30,9 +30,10 @@ struct SourceFileSnapshot: Sendable {
         for (path, before) in states {
             let now = try? Self.state(of: path)
             guard now == before else {
-                throw FoldKitError(.io, "the file changed while it was being read (size, modification time or identity differ)",
-                                   file: path, expected: "\(before.size) bytes, modified \(before.modified.timeIntervalSince1970)",
-                                   found: now.map { "\($0.size) bytes, modified \($0.modified.timeIntervalSince1970)" } ?? "no file")
+                throw FoldKitError(
+                    .io, "the file changed while it was being read (size, modification time or identity differ)",
+                    file: path, expected: "\(before.size) bytes, modified \(before.modified.timeIntervalSince1970)",
+                    found: now.map { "\($0.size) bytes, modified \($0.modified.timeIntervalSince1970)" } ?? "no file")
             }
         }
     }

@@ -36,12 +36,14 @@ struct ChunkStatistics {
         let (candidate, controlRun) = (UnsafeRawPointer(cand.baseAddress), control.flatMap { UnsafeRawPointer($0.baseAddress) })
         s.histogram.withCounts { counts in
             if C.self == Float.self {
-                cds_scan_f32(ref.baseAddress, candidate?.assumingMemoryBound(to: Float.self), controlRun?.assumingMemoryBound(to: Float.self),
-                             elements.lowerBound, elements.upperBound, LayerDeviation.sumBlock, counts.baseAddress, blockSums.baseAddress, &summary)
+                cds_scan_f32(
+                    ref.baseAddress, candidate?.assumingMemoryBound(to: Float.self), controlRun?.assumingMemoryBound(to: Float.self),
+                    elements.lowerBound, elements.upperBound, LayerDeviation.sumBlock, counts.baseAddress, blockSums.baseAddress, &summary)
             } else {
                 precondition(C.self == Double.self, "ChunkStatistics scans Float or Double candidates")
-                cds_scan_f64(ref.baseAddress, candidate?.assumingMemoryBound(to: Double.self), controlRun?.assumingMemoryBound(to: Double.self),
-                             elements.lowerBound, elements.upperBound, LayerDeviation.sumBlock, counts.baseAddress, blockSums.baseAddress, &summary)
+                cds_scan_f64(
+                    ref.baseAddress, candidate?.assumingMemoryBound(to: Double.self), controlRun?.assumingMemoryBound(to: Double.self),
+                    elements.lowerBound, elements.upperBound, LayerDeviation.sumBlock, counts.baseAddress, blockSums.baseAddress, &summary)
             }
         }
         s.maxRef = summary.maxReference
@@ -64,14 +66,16 @@ struct ChunkStatistics {
             second = [Double](unsafeUninitializedCapacity: secondCapacity) { secondValues, secondCount in
                 let candidate = UnsafeRawPointer(cand.baseAddress)
                 if C.self == Float.self {
-                    cds_gather_f32(ref.baseAddress, candidate?.assumingMemoryBound(to: Float.self), elements.lowerBound, elements.upperBound,
-                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
-                                   secondValues.baseAddress, secondValues.count, &secondFound)
+                    cds_gather_f32(
+                        ref.baseAddress, candidate?.assumingMemoryBound(to: Float.self), elements.lowerBound, elements.upperBound,
+                        Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
+                        secondValues.baseAddress, secondValues.count, &secondFound)
                 } else {
                     precondition(C.self == Double.self, "ChunkStatistics gathers from Float or Double candidates")
-                    cds_gather_f64(ref.baseAddress, candidate?.assumingMemoryBound(to: Double.self), elements.lowerBound, elements.upperBound,
-                                   Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
-                                   secondValues.baseAddress, secondValues.count, &secondFound)
+                    cds_gather_f64(
+                        ref.baseAddress, candidate?.assumingMemoryBound(to: Double.self), elements.lowerBound, elements.upperBound,
+                        Int32(buckets.0), Int32(buckets.1), firstValues.baseAddress, firstValues.count, &firstFound,
+                        secondValues.baseAddress, secondValues.count, &secondFound)
                 }
                 precondition(secondFound <= secondCapacity, "pass 2 found more values than pass 1 counted")
                 secondCount = secondFound

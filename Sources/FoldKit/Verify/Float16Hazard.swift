@@ -55,13 +55,20 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
                     if isOver { over.append(o) }
                     if isTiny { tiny.append(o) }
                 }
-                if !over.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightOverflow, channels: over, magnitude: largest)) }
-                if !tiny.isEmpty { hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightSubnormal, channels: tiny, magnitude: smallest)) }
+                if !over.isEmpty {
+                    hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightOverflow, channels: over, magnitude: largest))
+                }
+                if !tiny.isEmpty {
+                    hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightSubnormal, channels: tiny, magnitude: smallest))
+                }
             }
             if let bias {
                 let over = bias.indices.filter { abs(bias[$0]) > Float16Hazard.largest }
                 if !over.isEmpty {
-                    hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .biasOverflow, channels: over, magnitude: over.map { abs(bias[$0]) }.max() ?? 0))
+                    hazards.append(
+                        Float16Hazard(
+                            layer: layer.index, name: layer.name, kind: .biasOverflow, channels: over,
+                            magnitude: over.map { abs(bias[$0]) }.max() ?? 0))
                 }
             }
             if let outputs, layer.index < outputs.count, let hazard = activationHazard(layer: layer, output: outputs[layer.index]) {
@@ -81,7 +88,8 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
             for i in (c * plane)..<min((c + 1) * plane, values.count) { m = max(m, abs(values[i])) }
             if m > Float16Hazard.largest { channels.append(c); largest = max(largest, m) }
         }
-        return channels.isEmpty ? nil : Float16Hazard(layer: layer.index, name: layer.name, kind: .activationOverflow, channels: channels, magnitude: largest)
+        return channels.isEmpty
+            ? nil : Float16Hazard(layer: layer.index, name: layer.name, kind: .activationOverflow, channels: channels, magnitude: largest)
     }
 
     /// One line per hazard, channels abbreviated after 12.

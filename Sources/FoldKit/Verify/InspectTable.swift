@@ -14,9 +14,11 @@ package enum InspectTable {
             case .batchNorm(let b): bn = describe(b.convention)
             default: bn = "-"
             }
-            rows.append([String(layer.index), layer.name == String(layer.index) ? "" : layer.name, layer.kind.typeName,
-                         layer.inputs.map { $0 == Network.inputIndex ? "input" : String($0) }.joined(separator: ","),
-                         layer.outputShape.description, params == 0 ? "-" : String(params), bytes, bn])
+            rows.append([
+                String(layer.index), layer.name == String(layer.index) ? "" : layer.name, layer.kind.typeName,
+                layer.inputs.map { $0 == Network.inputIndex ? "input" : String($0) }.joined(separator: ","),
+                layer.outputShape.description, params == 0 ? "-" : String(params), bytes, bn,
+            ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var lines = rows.map { row in zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") }

@@ -68,8 +68,9 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
     ) -> (deviation: LayerDeviation, control: ControlDeviation?) {
         // The passes read a float64 reference and Float or Double outputs; other types are converted (exactly).
         guard R.self == Double.self, ChunkStatistics.scans(C.self) else {
-            return measure(layer: layer, reference: reference.map(Double.init), candidate: candidate.map(Double.init),
-                           control: control?.map(Double.init))
+            return measure(
+                layer: layer, reference: reference.map(Double.init), candidate: candidate.map(Double.init),
+                control: control?.map(Double.init))
         }
         let reference = unsafeBitCast(reference, to: [Double].self)
         let shape = layer.outputShape
@@ -79,53 +80,53 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
         let medianRank = Quantile.rank(0.5, count: n), p99Rank = Quantile.rank(0.99, count: n)
         var median = 0.0, p99 = 0.0
         reference.withUnsafeBufferPointer { ref in
-          candidate.withUnsafeBufferPointer { cand in
-            (control ?? []).withUnsafeBufferPointer { ctl in
-                let ctl: UnsafeBufferPointer<C>? = control == nil ? nil : ctl
-                guard n > 0 else { return }
-                let blocks = (n + sumBlock - 1) / sumBlock
-                let chunks = n >= Parallel.minimumParallelWork ? min(Parallel.workerCount, blocks) : 1
-                @inline(__always) func elements(ofChunk chunk: Int) -> Range<Int> {
-                    (min(n, blocks * chunk / chunks * sumBlock))..<(min(n, blocks * (chunk + 1) / chunks * sumBlock))
-                }
-                // Pass 1: per chunk, a histogram, max|reference|, the largest deviation and the block sums.
-                var partials = [ChunkStatistics](repeating: ChunkStatistics(), count: chunks)
-                var blockSums = [Double](repeating: 0, count: blocks)
-                partials.withUnsafeMutableBufferPointer { partials in
-                    blockSums.withUnsafeMutableBufferPointer { blockSums in
-                        let results = partials, sums = blockSums
-                        Parallel.forEach(chunks, totalWork: n) { chunk in
-                            results[chunk] = ChunkStatistics.scan(ref, cand, control: ctl, elements: elements(ofChunk: chunk), blockSums: sums)
+            candidate.withUnsafeBufferPointer { cand in
+                (control ?? []).withUnsafeBufferPointer { ctl in
+                    let ctl: UnsafeBufferPointer<C>? = control == nil ? nil : ctl
+                    guard n > 0 else { return }
+                    let blocks = (n + sumBlock - 1) / sumBlock
+                    let chunks = n >= Parallel.minimumParallelWork ? min(Parallel.workerCount, blocks) : 1
+                    @inline(__always) func elements(ofChunk chunk: Int) -> Range<Int> {
+                        (min(n, blocks * chunk / chunks * sumBlock))..<(min(n, blocks * (chunk + 1) / chunks * sumBlock))
+                    }
+                    // Pass 1: per chunk, a histogram, max|reference|, the largest deviation and the block sums.
+                    var partials = [ChunkStatistics](repeating: ChunkStatistics(), count: chunks)
+                    var blockSums = [Double](repeating: 0, count: blocks)
+                    partials.withUnsafeMutableBufferPointer { partials in
+                        blockSums.withUnsafeMutableBufferPointer { blockSums in
+                            let results = partials, sums = blockSums
+                            Parallel.forEach(chunks, totalWork: n) { chunk in
+                                results[chunk] = ChunkStatistics.scan(ref, cand, control: ctl, elements: elements(ofChunk: chunk), blockSums: sums)
+                            }
                         }
                     }
-                }
-                var histogram = partials[0].histogram
-                for p in partials {
-                    maxRef = max(maxRef, p.maxRef)
-                    maxControlDev = max(maxControlDev, p.maxControlDev)
-                    if p.maxDev > maxDev { maxDev = p.maxDev; worst = p.worst }
-                }
-                if maxDev == 0 { worst = 0 }
-                for p in partials.dropFirst() { histogram.add(p.histogram) }
-                for s in blockSums { sumDev += s }
-                let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
-                // Pass 2: the deviations in the buckets holding the two ranks (their order does not matter to selection).
-                let bucketCounts = partials.map { (Int($0.histogram.counts[medianBucket.bucket]), Int($0.histogram.counts[p99Bucket.bucket])) }
-                var gathered = [(first: [Double], second: [Double])](repeating: ([], []), count: chunks)
-                gathered.withUnsafeMutableBufferPointer { gathered in
-                    let results = gathered
-                    Parallel.forEach(chunks, totalWork: n) { chunk in
-                        results[chunk] = ChunkStatistics.gather(
-                            ref, cand, elements: elements(ofChunk: chunk), buckets: (medianBucket.bucket, p99Bucket.bucket),
-                            counts: bucketCounts[chunk])
+                    var histogram = partials[0].histogram
+                    for p in partials {
+                        maxRef = max(maxRef, p.maxRef)
+                        maxControlDev = max(maxControlDev, p.maxControlDev)
+                        if p.maxDev > maxDev { maxDev = p.maxDev; worst = p.worst }
                     }
+                    if maxDev == 0 { worst = 0 }
+                    for p in partials.dropFirst() { histogram.add(p.histogram) }
+                    for s in blockSums { sumDev += s }
+                    let medianBucket = histogram.locate(rank: medianRank), p99Bucket = histogram.locate(rank: p99Rank)
+                    // Pass 2: the deviations in the buckets holding the two ranks (their order does not matter to selection).
+                    let bucketCounts = partials.map { (Int($0.histogram.counts[medianBucket.bucket]), Int($0.histogram.counts[p99Bucket.bucket])) }
+                    var gathered = [(first: [Double], second: [Double])](repeating: ([], []), count: chunks)
+                    gathered.withUnsafeMutableBufferPointer { gathered in
+                        let results = gathered
+                        Parallel.forEach(chunks, totalWork: n) { chunk in
+                            results[chunk] = ChunkStatistics.gather(
+                                ref, cand, elements: elements(ofChunk: chunk), buckets: (medianBucket.bucket, p99Bucket.bucket),
+                                counts: bucketCounts[chunk])
+                        }
+                    }
+                    var medianValues = gathered.flatMap(\.first)
+                    var p99Values = p99Bucket.bucket == medianBucket.bucket ? medianValues : gathered.flatMap(\.second)
+                    median = Quantile.select(&medianValues, rank: medianRank - medianBucket.below)
+                    p99 = Quantile.select(&p99Values, rank: p99Rank - p99Bucket.below)
                 }
-                var medianValues = gathered.flatMap(\.first)
-                var p99Values = p99Bucket.bucket == medianBucket.bucket ? medianValues : gathered.flatMap(\.second)
-                median = Quantile.select(&medianValues, rank: medianRank - medianBucket.below)
-                p99 = Quantile.select(&p99Values, rank: p99Rank - p99Bucket.below)
             }
-          }
         }
         if reference.count != candidate.count { maxDev = .infinity }
         var controlDeviation: ControlDeviation?

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// The result of `foldkit verify`, printed as text and written as JSON with `--json` (schema: Docs/Verify.md).
 public struct VerificationReport: Codable, Equatable, Sendable {
@@ -66,8 +66,10 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     public var verdict: String
 
     /// The report of one run of `Verifier.verify`.
-    public init(original: Network, input: ModelInput, options: Verifier.Options, verdicts: [PrecisionVerdict], detections: DetectionComparison?,
-                blobProblems: [BlobReader.Problem], float16Hazards: [Float16Hazard]?, timings: [Timing]) {
+    public init(
+        original: Network, input: ModelInput, options: Verifier.Options, verdicts: [PrecisionVerdict], detections: DetectionComparison?,
+        blobProblems: [BlobReader.Problem], float16Hazards: [Float16Hazard]?, timings: [Timing]
+    ) {
         tool = "foldkit verify"
         version = 2
         format = original.format.rawValue
@@ -76,7 +78,8 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         bnEpsilonMode = original.epsilonConvention.placement.rawValue
         self.input = input.origin
         reference = "original network (batch norm unfolded), float64 arithmetic"
-        candidate = options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32"
+        candidate =
+            options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32"
         let safety = ToleranceBudget.safety
         tolerance = Tolerance(
             absolute: options.absoluteTolerance, relative: options.relativeTolerance,
@@ -122,13 +125,18 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         var lines: [String] = []
         lines.append("reference: \(reference)")
         lines.append("candidate: \(candidate)")
-        lines.append("input: \(input); batch norm: epsilon \(bnEpsilon) \(bnEpsilonMode == "inside" ? "inside, sqrt(var + eps)" : "outside, sqrt(var) + eps")")
-        lines.append("control dev = max |control - reference|, max dev = max |candidate - reference|, in output units; rel = max dev / max |ref| of the layer")
+        lines.append(
+            "input: \(input); batch norm: epsilon \(bnEpsilon) \(bnEpsilonMode == "inside" ? "inside, sqrt(var + eps)" : "outside, sqrt(var) + eps")")
+        lines.append(
+            "control dev = max |control - reference|, max dev = max |candidate - reference|, in output units; rel = max dev / max |ref| of the layer")
         lines.append("tolerance: \(tolerance.rule) (atol \(format(tolerance.absolute))\(tolerance.relative.map { ", rtol \(format($0))" } ?? ""))")
         for verdict in precisions {
             lines.append("")
-            lines.append("\(verdict.precision.rawValue): control = \(verdict.control); candidate = \(verdict.candidate); K = \(verdict.controlFactor)")
-            let header = ["layer", "type", "shape CxHxW", "max|ref|", "control dev", "max dev", "rel", "mean dev", "p99 dev", "at (c,y,x)", "allowed", "by", ""]
+            lines.append(
+                "\(verdict.precision.rawValue): control = \(verdict.control); candidate = \(verdict.candidate); K = \(verdict.controlFactor)")
+            let header = [
+                "layer", "type", "shape CxHxW", "max|ref|", "control dev", "max dev", "rel", "mean dev", "p99 dev", "at (c,y,x)", "allowed", "by", "",
+            ]
             var rows: [[String]] = [header]
             for layer in verdict.layers {
                 let d = layer.candidate
@@ -147,19 +155,25 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         }
         if let hazards = float16Hazards {
             lines.append("")
-            lines.append(hazards.isEmpty ? "float16 hazards: none (weights, biases and activations fit float16)" : "float16 hazards (\(hazards.count)):")
+            lines.append(
+                hazards.isEmpty ? "float16 hazards: none (weights, biases and activations fit float16)" : "float16 hazards (\(hazards.count)):")
             lines += hazards.map { "  " + $0.text }
         }
         if let d = detections {
             lines.append("")
-            lines.append("detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU), boxes clipped to the "
-                + "\(d.frame.imageWidth)x\(d.frame.imageHeight) image): original \(d.referenceCount), folded \(d.candidateCount)")
+            lines.append(
+                "detections (score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU), boxes clipped to the "
+                    + "\(d.frame.imageWidth)x\(d.frame.imageHeight) image): original \(d.referenceCount), folded \(d.candidateCount)")
             // The strongest boxes only: random weights give hundreds of thousands; --json has them all.
             for (i, pair) in d.pairs.prefix(VerificationReport.printedBoxes).enumerated() {
                 let r = pair.reference
                 let name = i < d.referenceDetections.count ? d.referenceDetections[i].className.map { " (\($0))" } ?? "" : ""
-                lines.append(String(format: "  class %d", r.classIndex) + name + String(format: "  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.score, r.x, r.y, r.width, r.height)
-                    + (pair.candidate == nil ? "NO MATCH in folded" : String(format: "folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
+                lines.append(
+                    String(format: "  class %d", r.classIndex) + name
+                        + String(
+                            format: "  score %.4f  box x %.4f y %.4f w %.4f h %.4f (fractions of the input)  ", r.score, r.x, r.y, r.width, r.height)
+                        + (pair.candidate == nil
+                            ? "NO MATCH in folded" : String(format: "folded IoU %.5f, score diff %.2e", pair.iou, pair.scoreDifference)))
             }
             if d.pairs.count > VerificationReport.printedBoxes {
                 lines.append("  ... \(d.pairs.count - VerificationReport.printedBoxes) more boxes (all of them are in the --json report)")
@@ -167,9 +181,14 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             for extra in d.unpairedCandidates {
                 lines.append(String(format: "  folded only: class %d score %.4f", extra.classIndex, extra.score))
             }
-            lines.append("before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it")
+            lines.append(
+                "before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it"
+            )
             for box in d.clearlyUnpaired.prefix(10) {
-                lines.append(String(format: "  only in one network: class %d score %.4f head %d cell %d anchor %d", box.classIndex, box.score, box.head, box.cell, box.anchor))
+                lines.append(
+                    String(
+                        format: "  only in one network: class %d score %.4f head %d cell %d anchor %d", box.classIndex, box.score, box.head, box.cell,
+                        box.anchor))
             }
             if d.nonFiniteBoxes > 0 {
                 lines.append("\(d.nonFiniteBoxes) boxes with a non-finite centre or side not compared (float32 overflow hazard):")
@@ -177,11 +196,14 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                 if d.overflowHazards.count > 10 { lines.append("  ... \(d.overflowHazards.count - 10) more channels (all in --json)") }
             }
             if d.saturation.saturated {
-                lines.append("the original network does not behave like a trained detector: \(d.saturation.scoringNearOne) of its \(d.saturation.candidates) boxes "
-                    + "above the threshold score >= \(BoxComparison.nearOne); the box comparison is reported but does not count in the verdict "
-                    + "(the per-layer comparison still judges the fold)")
+                lines.append(
+                    "the original network does not behave like a trained detector: \(d.saturation.scoringNearOne) of its \(d.saturation.candidates) boxes "
+                        + "above the threshold score >= \(BoxComparison.nearOne); the box comparison is reported but does not count in the verdict "
+                        + "(the per-layer comparison still judges the fold)")
             }
-            lines.append("boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; float16 control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))")
+            lines.append(
+                "boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; float16 control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))"
+            )
         }
         if let problems = blobProblems {
             lines.append("")
@@ -194,16 +216,19 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             let layers = precisions.flatMap(\.layers)
             let worst = layers.map(\.candidate.relativeDeviation).max() ?? 0
             let closest = layers.map { $0.allowed > 0 ? $0.candidate.maxAbsDeviation / $0.allowed : 0 }.max() ?? 0
-            lines.append("PASS: all \(precisions.first?.layers.count ?? 0) layers within tolerance in \(precisions.map(\.precision.rawValue).joined(separator: " and ")) "
-                + "(largest relative deviation \(format(worst)); largest max dev / allowed \(format(closest)))")
+            lines.append(
+                "PASS: all \(precisions.first?.layers.count ?? 0) layers within tolerance in \(precisions.map(\.precision.rawValue).joined(separator: " and ")) "
+                    + "(largest relative deviation \(format(worst)); largest max dev / allowed \(format(closest)))")
         } else {
             var reasons: [String] = []
             for verdict in precisions {
                 guard let first = verdict.firstLayerOverTolerance else { continue }
-                var reason = "\(verdict.precision.rawValue): \(verdict.layers.filter { !$0.pass }.count) of \(verdict.layers.count) layers over tolerance; "
+                var reason =
+                    "\(verdict.precision.rawValue): \(verdict.layers.filter { !$0.pass }.count) of \(verdict.layers.count) layers over tolerance; "
                     + "first: layer \(first.index) '\(first.name)' (\(first.type))"
                 if verdict.precision == .float16Storage, let causes = float16FailureCause {
-                    reason += causes.isEmpty
+                    reason +=
+                        causes.isEmpty
                         ? " (no float16 range hazard at or before it)"
                         : "; cause: float16 range hazard: " + causes.prefix(3).map(\.text).joined(separator: "; ")
                             + (causes.count > 3 ? "; ... (\(causes.count) hazards)" : "")

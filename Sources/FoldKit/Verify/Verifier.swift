@@ -30,9 +30,11 @@ public enum Verifier {
         public var productThreading: ProductThreading
 
         /// The defaults of `foldkit verify`: the control-based tolerance, float32 only, score 0.3, NMS IoU 0.5, box IoU 0.99.
-        public init(absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
-                    detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
-                    imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library) {
+        public init(
+            absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
+            detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
+            imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library
+        ) {
             self.absoluteTolerance = absoluteTolerance
             self.relativeTolerance = relativeTolerance
             self.float16 = float16
@@ -81,22 +83,30 @@ public enum Verifier {
         let folded = try makeFolded()
         clock.lap("fold")
         guard original.layers.count == folded.layers.count else {
-            throw FoldKitError(.badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
+            throw FoldKitError(
+                .badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
         let precisions: [VerificationPrecision] = options.float16 ? [.float32, .float16Storage] : [.float32]
         var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
 
         // The passes, started; the reference keeps only what later layers read.
-        let reference = try Executor<Double>(network: original, options: ExecutorOptions(streamParameters: true, productThreading: options.productThreading))
-            .start(input: input.values.map(Double.init), retention: .outputsOnly)
+        let reference = try Executor<Double>(
+            network: original, options: ExecutorOptions(streamParameters: true, productThreading: options.productThreading)
+        )
+        .start(input: input.values.map(Double.init), retention: .outputsOnly)
         var controls: [ExecutorPass<Float>] = [], candidates: [ExecutorPass<Float>] = []
         for precision in precisions {
-            controls.append(try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(input: input.values, retention: .outputsOnly))
-            candidates.append(try Executor<Float>(network: folded, options: precision.executorOptions(productThreading: options.productThreading)).start(input: input.values, retention: .outputsOnly))
+            controls.append(
+                try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(
+                    input: input.values, retention: .outputsOnly))
+            candidates.append(
+                try Executor<Float>(network: folded, options: precision.executorOptions(productThreading: options.productThreading)).start(
+                    input: input.values, retention: .outputsOnly))
         }
         var judges = precisions.map {
-            PrecisionJudge(precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,
-                           relativeTolerance: options.relativeTolerance)
+            PrecisionJudge(
+                precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,
+                relativeTolerance: options.relativeTolerance)
         }
         let phase = "passes (reference float64, control and folded float32\(options.float16 ? " and float16 storage" : ""))"
         var referenceHeads = [[Float]](repeating: [], count: layerCount)
@@ -116,7 +126,9 @@ public enum Verifier {
                 seconds.candidate += PhaseClock.seconds(since: start)
                 start = DispatchTime.now()
                 _ = judges[p].judge(index: index, reference: referenceOutput, control: control, candidate: candidate)
-                if precisions[p] == .float32, options.float16, let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate) {
+                if precisions[p] == .float32, options.float16,
+                    let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate)
+                {
                     hazards?.append(hazard)
                 }
                 if case .detection = original.layers[index].kind {
@@ -131,8 +143,9 @@ public enum Verifier {
         }
         let verdicts = judges.map(\.result)
         guard verdicts.allSatisfy({ $0.layers.count == layerCount }) else {
-            throw FoldKitError(.badInput, "a pass did not produce every layer", expected: "\(layerCount)",
-                               found: "\(verdicts.map(\.layers.count).min() ?? 0)")
+            throw FoldKitError(
+                .badInput, "a pass did not produce every layer", expected: "\(layerCount)",
+                found: "\(verdicts.map(\.layers.count).min() ?? 0)")
         }
         hazards?.sort { ($0.layer, $0.kind.rawValue) < ($1.layer, $1.kind.rawValue) }
 
@@ -140,8 +153,9 @@ public enum Verifier {
         var boxSeconds = 0.0
         if isDetector {
             let start = DispatchTime.now()
-            candidateBoxes = DetectionDecoder.decodeHeads(network: folded, outputs: candidateHeads, threshold: options.detectionThreshold,
-                                                          networkName: "candidate")
+            candidateBoxes = DetectionDecoder.decodeHeads(
+                network: folded, outputs: candidateHeads, threshold: options.detectionThreshold,
+                networkName: "candidate")
             boxSeconds += PhaseClock.seconds(since: start)
         }
         clock.lap("")
@@ -151,8 +165,9 @@ public enum Verifier {
         clock.record("layer comparison", seconds: seconds.comparison)
         var detections: DetectionComparison?
         if isDetector {
-            let referenceBoxes = DetectionDecoder.decodeHeads(network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
-                                                              networkName: "reference")
+            let referenceBoxes = DetectionDecoder.decodeHeads(
+                network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
+                networkName: "reference")
             var settings = BoxComparison.Settings(
                 threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
                 frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
@@ -162,8 +177,9 @@ public enum Verifier {
             // `minimumBoxIoU`). In float32 the fixed minimum stands: float32 boxes agree to ~1e-5.
             var controlIoU: Float?
             if options.float16 {
-                let controlBoxes = DetectionDecoder.decodeHeads(network: original, outputs: controlHeads, threshold: options.detectionThreshold,
-                                                                networkName: "control")
+                let controlBoxes = DetectionDecoder.decodeHeads(
+                    network: original, outputs: controlHeads, threshold: options.detectionThreshold,
+                    networkName: "control")
                 let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
                 controlIoU = control.smallestIoU
                 settings.minimumIoU = ToleranceBudget.minimumBoxIoU(fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU)

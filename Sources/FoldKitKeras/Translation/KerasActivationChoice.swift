@@ -32,7 +32,8 @@ enum KerasActivationChoice {
         case "softmax": return .softmax
         case "hard_sigmoid" where kerasMajor < 3: return .plain(.hardSigmoid)
         default:
-            throw values.error(.unsupported, "activation '\(name)' is not supported\(name == "hard_sigmoid" ? " (Keras 3 defines it as relu6(x + 3) / 6)" : "")")
+            throw values.error(
+                .unsupported, "activation '\(name)' is not supported\(name == "hard_sigmoid" ? " (Keras 3 defines it as relu6(x + 3) / 6)" : "")")
         }
     }
 }

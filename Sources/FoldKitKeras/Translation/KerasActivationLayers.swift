@@ -17,9 +17,13 @@ enum KerasActivationLayers {
         let slope = values["negative_slope"]?.double ?? 0
         let threshold = values["threshold"]?.double ?? 0
         let kind: Activation
-        if slope == 0 && threshold == 0 && maxValue == nil { kind = .relu }
-        else if slope == 0 && threshold == 0 && maxValue == 6 { kind = .relu6 }
-        else { kind = .clippedRelu(maxValue: maxValue.map { Float($0) }, negativeSlope: Float(slope), threshold: Float(threshold)) }
+        if slope == 0 && threshold == 0 && maxValue == nil {
+            kind = .relu
+        } else if slope == 0 && threshold == 0 && maxValue == 6 {
+            kind = .relu6
+        } else {
+            kind = .clippedRelu(maxValue: maxValue.map { Float($0) }, negativeSlope: Float(slope), threshold: Float(threshold))
+        }
         try context.emit(layer, .activation(kind), [input])
     }
 
@@ -62,7 +66,8 @@ enum KerasActivationLayers {
         let channelsFirst = context.channelsFirst
         let (ah, aw, ac) = channelsFirst ? (dims[1], dims[2], dims[0]) : (dims[0], dims[1], dims[2])
         guard [1, shape.height].contains(ah), [1, shape.width].contains(aw), [1, shape.channels].contains(ac) else {
-            throw context.error(.badInput, layer, "PReLU alpha shape does not fit the input", expected: "broadcastable to \(shape)", found: "\(a.shape)")
+            throw context.error(
+                .badInput, layer, "PReLU alpha shape does not fit the input", expected: "broadcastable to \(shape)", found: "\(a.shape)")
         }
         if ah == 1 && aw == 1 && ac == shape.channels {
             try context.emit(layer, .prelu(alpha: WeightTensor(shape: [ac], values: a.values)), [input])

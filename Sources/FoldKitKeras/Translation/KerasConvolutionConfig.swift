@@ -20,7 +20,9 @@ struct KerasConvolutionConfig {
     init(_ values: KerasLayerConfig, kerasMajor: Int) throws {
         self.values = values
         filters = values["filters"]?.int ?? values["nb_filter"]?.int
-        kernel = values["kernel_size"] != nil ? try values.pair("kernel_size", default: (1, 1))
+        kernel =
+            values["kernel_size"] != nil
+            ? try values.pair("kernel_size", default: (1, 1))
             : (values["nb_row"]?.int ?? 0, values["nb_col"]?.int ?? 0)
         strides = try values.pair(values.firstKey("strides", "subsample"), default: (1, 1))
         dilation = try values.pair(values.firstKey("dilation_rate", "atrous_rate"), default: (1, 1))

@@ -37,8 +37,9 @@ enum KerasConvolutionLayers {
         let inShape = context.shape(of: input)
         let padding = try config.padding(for: inShape)
         let c = inShape.channels
-        let arrays = try context.weightArrays(layer, expected: config.useBias ? 2 : 1,
-                                              roles: config.useBias ? "depthwise_kernel, bias" : "depthwise_kernel")
+        let arrays = try context.weightArrays(
+            layer, expected: config.useBias ? 2 : 1,
+            roles: config.useBias ? "depthwise_kernel, bias" : "depthwise_kernel")
         let conv = try depthwiseConvolution(layer, config, channels: c, padding: padding, kernel: arrays[0], &context)
         var withBias = conv
         withBias.bias = config.useBias ? try context.vector(layer, arrays[1], c * config.depthMultiplier) : nil
@@ -54,24 +55,28 @@ enum KerasConvolutionLayers {
         let padding = try config.padding(for: inShape)
         let c = inShape.channels
         let m = config.depthMultiplier
-        let arrays = try context.weightArrays(layer, expected: config.useBias ? 3 : 2,
-                                              roles: config.useBias ? "depthwise_kernel, pointwise_kernel, bias" : "depthwise_kernel, pointwise_kernel")
+        let arrays = try context.weightArrays(
+            layer, expected: config.useBias ? 3 : 2,
+            roles: config.useBias ? "depthwise_kernel, pointwise_kernel, bias" : "depthwise_kernel, pointwise_kernel")
         try context.expectShape(layer, arrays[0], [config.kernel.0, config.kernel.1, c, m])
         try context.expectShape(layer, arrays[1], [1, 1, c * m, filters])
         let depthwise = try depthwiseConvolution(layer, config, channels: c, padding: padding, kernel: arrays[0], &context)
         let dwIndex = try context.emitInternal(name: "\(layer.name)_depthwise", of: layer, .convolution(depthwise), [input])
         let pointwise = Convolution(
             inputChannels: c * m, outputChannels: filters, kernelHeight: 1, kernelWidth: 1,
-            weights: WeightTensor(shape: [filters, c * m, 1, 1],
-                                  values: KerasLayout.hwioToOIHW(arrays[1].values, kh: 1, kw: 1, inChannels: c * m, outChannels: filters)),
+            weights: WeightTensor(
+                shape: [filters, c * m, 1, 1],
+                values: KerasLayout.hwioToOIHW(arrays[1].values, kh: 1, kw: 1, inChannels: c * m, outChannels: filters)),
             bias: config.useBias ? try context.vector(layer, arrays[2], filters) : nil)
         try context.emitConvolution(layer, pointwise, activation: config.activation, input: dwIndex)
     }
 
     /// The depthwise part (no bias) of DepthwiseConv2D and SeparableConv2D from its (kh, kw, C, m) kernel.
-    private static func depthwiseConvolution(_ layer: KerasLayerDescription, _ config: KerasConvolutionConfig, channels c: Int,
-                                             padding: Padding2D, kernel: KerasWeightArray,
-                                             _ context: inout KerasTranslationContext) throws -> Convolution {
+    private static func depthwiseConvolution(
+        _ layer: KerasLayerDescription, _ config: KerasConvolutionConfig, channels c: Int,
+        padding: Padding2D, kernel: KerasWeightArray,
+        _ context: inout KerasTranslationContext
+    ) throws -> Convolution {
         let (kh, kw) = config.kernel
         let m = config.depthMultiplier
         try context.expectShape(layer, kernel, [kh, kw, c, m])
@@ -79,8 +84,9 @@ enum KerasConvolutionLayers {
             inputChannels: c, outputChannels: c * m, kernelHeight: kh, kernelWidth: kw,
             strideY: config.strides.0, strideX: config.strides.1, dilationY: config.dilation.0, dilationX: config.dilation.1,
             padding: padding, groups: c,
-            weights: WeightTensor(shape: [c * m, 1, kh, kw],
-                                  values: KerasLayout.depthwiseToOIHW(kernel.values, kh: kh, kw: kw, inChannels: c, multiplier: m, flip: context.flipKernels)),
+            weights: WeightTensor(
+                shape: [c * m, 1, kh, kw],
+                values: KerasLayout.depthwiseToOIHW(kernel.values, kh: kh, kw: kw, inChannels: c, multiplier: m, flip: context.flipKernels)),
             bias: nil)
     }
 }

@@ -13,9 +13,10 @@ enum KerasDenseLayers {
         if context.isVector(inShape) {
             let n = inShape.channels
             try context.expectShape(layer, arrays[0], [n, units])
-            let fc = FullyConnected(inputCount: n, outputCount: units,
-                                    weights: WeightTensor(shape: [units, n], values: KerasLayout.transpose(arrays[0].values, rows: n, columns: units)),
-                                    bias: bias)
+            let fc = FullyConnected(
+                inputCount: n, outputCount: units,
+                weights: WeightTensor(shape: [units, n], values: KerasLayout.transpose(arrays[0].values, rows: n, columns: units)),
+                bias: bias)
             try context.emitParameterLayer(layer, activation: activation, input: input) { activation in
                 var fc = fc
                 fc.activation = activation
@@ -24,13 +25,15 @@ enum KerasDenseLayers {
             return
         }
         guard !context.channelsFirst else {
-            throw values.error(.unsupported, "Dense on a channels-first feature map (applies to the width axis) is not supported", found: "input \(inShape)")
+            throw values.error(
+                .unsupported, "Dense on a channels-first feature map (applies to the width axis) is not supported", found: "input \(inShape)")
         }
         let c = inShape.channels
         try context.expectShape(layer, arrays[0], [c, units])
-        let conv = Convolution(inputChannels: c, outputChannels: units, kernelHeight: 1, kernelWidth: 1,
-                               weights: WeightTensor(shape: [units, c, 1, 1], values: KerasLayout.transpose(arrays[0].values, rows: c, columns: units)),
-                               bias: bias)
+        let conv = Convolution(
+            inputChannels: c, outputChannels: units, kernelHeight: 1, kernelWidth: 1,
+            weights: WeightTensor(shape: [units, c, 1, 1], values: KerasLayout.transpose(arrays[0].values, rows: c, columns: units)),
+            bias: bias)
         try context.emitConvolution(layer, conv, activation: activation, input: input)
     }
 }

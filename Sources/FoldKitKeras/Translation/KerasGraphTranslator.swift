@@ -15,11 +15,14 @@ struct KerasGraphTranslator {
     let model: KerasModelDescription
     private(set) var context: KerasTranslationContext
 
-    init(model: KerasModelDescription, store: KerasWeightStore, descriptionFile: String, inputShape: ActivationShape,
-         channelsFirst: Bool, flipKernels: Bool, kerasMajor: Int) {
+    init(
+        model: KerasModelDescription, store: KerasWeightStore, descriptionFile: String, inputShape: ActivationShape,
+        channelsFirst: Bool, flipKernels: Bool, kerasMajor: Int
+    ) {
         self.model = model
-        self.context = KerasTranslationContext(descriptionFile: descriptionFile, store: store, inputName: model.inputName, inputShape: inputShape,
-                                               channelsFirst: channelsFirst, flipKernels: flipKernels, kerasMajor: kerasMajor)
+        self.context = KerasTranslationContext(
+            descriptionFile: descriptionFile, store: store, inputName: model.inputName, inputShape: inputShape,
+            channelsFirst: channelsFirst, flipKernels: flipKernels, kerasMajor: kerasMajor)
     }
 
     var layers: [Layer] { context.builder.layers }
@@ -41,8 +44,9 @@ struct KerasGraphTranslator {
             }
             if next.count == pending.count {
                 let missing = Set(next.flatMap { $0.inboundLayers }).filter { context.produced[$0] == nil }.sorted()
-                throw FoldKitError(.badInput, "layers read from unknown or cyclic inputs: \(missing)", file: context.descriptionFile,
-                                   layer: next.first?.label)
+                throw FoldKitError(
+                    .badInput, "layers read from unknown or cyclic inputs: \(missing)", file: context.descriptionFile,
+                    layer: next.first?.label)
             }
             pending = next
         }

@@ -31,7 +31,8 @@ struct KerasLayerConfig {
         if let list = value.array, list.count == 2 {
             if let a = list[0].int, let b = list[1].int { return Padding2D(top: a, left: b, bottom: a, right: b) }
             if let v = list[0].array, let h = list[1].array, v.count == 2, h.count == 2,
-               let t = v[0].int, let b = v[1].int, let l = h[0].int, let r = h[1].int {
+                let t = v[0].int, let b = v[1].int, let l = h[0].int, let r = h[1].int
+            {
                 return Padding2D(top: t, left: l, bottom: b, right: r)
             }
         }

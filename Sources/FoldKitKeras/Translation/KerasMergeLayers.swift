@@ -13,7 +13,8 @@ enum KerasMergeLayers {
     static func add(_ layer: KerasLayerDescription, inputs: [Int], _ context: inout KerasTranslationContext) throws {
         let shapes = inputs.map { context.shape(of: $0) }
         guard inputs.count >= 2, let first = shapes.first, shapes.allSatisfy({ $0 == first }) else {
-            throw context.error(.unsupported, layer, "Add needs two or more inputs of the same shape", found: shapes.map { $0.description }.joined(separator: ", "))
+            throw context.error(
+                .unsupported, layer, "Add needs two or more inputs of the same shape", found: shapes.map { $0.description }.joined(separator: ", "))
         }
         try context.emit(layer, .sum(ElementwiseSum()), inputs)
     }

@@ -14,7 +14,9 @@ enum KerasNormalizationLayers {
         let shape = context.shape(of: input)
         let channels = shape.channels
         if let mode = config.keras1Mode, mode != 0 {
-            throw values.error(.unsupported, "Keras 1 BatchNormalization mode \(mode) normalises with batch statistics at inference", expected: "mode 0", found: "mode \(mode)")
+            throw values.error(
+                .unsupported, "Keras 1 BatchNormalization mode \(mode) normalises with batch statistics at inference", expected: "mode 0",
+                found: "mode \(mode)")
         }
         let probe = context.isVector(shape) ? ActivationShape.vector(channels) : ActivationShape(channels: channels, height: 2, width: 2)
         try context.checkChannelAxis(layer, axisValue: config.axis, default: -1, shape: probe, what: "batch norm axis")
@@ -26,8 +28,9 @@ enum KerasNormalizationLayers {
             throw values.error(.badInput, "batch norm statistics missing")
         }
         if context.firstEpsilon == nil { context.firstEpsilon = config.epsilon }
-        let bn = BatchNorm(gamma: tensors["gamma"], beta: tensors["beta"], mean: mean, variance: variance,
-                           convention: EpsilonConvention(epsilon: config.epsilon, placement: .insideSqrt))
+        let bn = BatchNorm(
+            gamma: tensors["gamma"], beta: tensors["beta"], mean: mean, variance: variance,
+            convention: EpsilonConvention(epsilon: config.epsilon, placement: .insideSqrt))
         try context.emit(layer, .batchNorm(bn), [input])
     }
 }

@@ -9,8 +9,12 @@ enum KerasPoolingLayers {
         let (kh, kw) = config.pool
         let (sy, sx) = config.strides
         let kind: Pooling.Kind = layer.className.hasPrefix("Max") ? .max : .average
-        try context.emit(layer, .pooling(Pooling(kind: kind, kernelHeight: kh, kernelWidth: kw, strideY: sy, strideX: sx, padding: padding,
-                                                 countIncludesPadding: false)), [input])
+        try context.emit(
+            layer,
+            .pooling(
+                Pooling(
+                    kind: kind, kernelHeight: kh, kernelWidth: kw, strideY: sy, strideX: sx, padding: padding,
+                    countIncludesPadding: false)), [input])
     }
 
     static func globalAverage(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {

@@ -21,7 +21,8 @@ enum KerasShapeLayers {
         let known = dims.filter { $0 != -1 }.reduce(1, *)
         if let unknown = dims.firstIndex(of: -1) {
             guard known > 0, shape.count % known == 0 else {
-                throw context.error(.badInput, layer, "Reshape target does not divide the element count", expected: "divisor of \(shape.count)", found: "\(raw)")
+                throw context.error(
+                    .badInput, layer, "Reshape target does not divide the element count", expected: "divisor of \(shape.count)", found: "\(raw)")
             }
             dims[unknown] = shape.count / known
         }
@@ -36,7 +37,9 @@ enum KerasShapeLayers {
             target = ActivationShape(channels: dims[2...].reduce(1, *), height: dims[0], width: dims[1])
         case (3, true): target = ActivationShape(channels: dims[0], height: dims[1], width: dims[2])
         default:
-            throw context.error(.unsupported, layer, "Reshape target of rank \(dims.count) in a \(channelsFirst ? "channels-first" : "channels-last") model", found: "\(dims)")
+            throw context.error(
+                .unsupported, layer, "Reshape target of rank \(dims.count) in a \(channelsFirst ? "channels-first" : "channels-last") model",
+                found: "\(dims)")
         }
         try context.emit(layer, .reshape(Reshape(target: target, order: context.order)), [input])
     }
@@ -60,7 +63,8 @@ enum KerasShapeLayers {
 
     static func lambda(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
         guard isSpaceToDepthX2(layer) else {
-            throw context.error(.unsupported, layer, "Lambda layers run arbitrary Python and are not supported (only YAD2K's space_to_depth_x2 is recognised)")
+            throw context.error(
+                .unsupported, layer, "Lambda layers run arbitrary Python and are not supported (only YAD2K's space_to_depth_x2 is recognised)")
         }
         guard !context.channelsFirst else { throw context.error(.unsupported, layer, "space_to_depth_x2 in a channels-first model is not supported") }
         try context.emit(layer, .reorg(Reorg(stride: 2, flavor: .spaceToDepth)), [input])

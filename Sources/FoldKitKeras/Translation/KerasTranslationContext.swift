@@ -18,8 +18,10 @@ struct KerasTranslationContext {
     /// The epsilon of the first batch norm read (the network's recorded convention).
     var firstEpsilon: Double?
 
-    init(descriptionFile: String, store: KerasWeightStore, inputName: String, inputShape: ActivationShape,
-         channelsFirst: Bool, flipKernels: Bool, kerasMajor: Int) {
+    init(
+        descriptionFile: String, store: KerasWeightStore, inputName: String, inputShape: ActivationShape,
+        channelsFirst: Bool, flipKernels: Bool, kerasMajor: Int
+    ) {
         self.descriptionFile = descriptionFile
         self.store = store
         self.channelsFirst = channelsFirst
@@ -38,7 +40,9 @@ struct KerasTranslationContext {
         KerasLayerConfig(layer: layer, descriptionFile: descriptionFile)
     }
 
-    func error(_ kind: FoldKitError.Kind, _ layer: KerasLayerDescription, _ message: String, expected: String? = nil, found: String? = nil) -> FoldKitError {
+    func error(_ kind: FoldKitError.Kind, _ layer: KerasLayerDescription, _ message: String, expected: String? = nil, found: String? = nil)
+        -> FoldKitError
+    {
         config(layer).error(kind, message, expected: expected, found: found)
     }
 
@@ -47,7 +51,8 @@ struct KerasTranslationContext {
     /// Appends `kind` under the Keras layer's name and class; the name now resolves to it.
     @discardableResult
     mutating func emit(_ layer: KerasLayerDescription, _ kind: LayerKind, _ inputs: [Int]) throws -> Int {
-        let index = try builder.append(name: layer.name, kind: kind, inputs: inputs, source: LayerSource(file: descriptionFile, section: layer.className))
+        let index = try builder.append(
+            name: layer.name, kind: kind, inputs: inputs, source: LayerSource(file: descriptionFile, section: layer.className))
         produced[layer.name] = index
         return index
     }
@@ -67,8 +72,10 @@ struct KerasTranslationContext {
     /// The shared tail of Conv2D, SeparableConv2D, DepthwiseConv2D and Dense: the layer with its own
     /// activation, or, for softmax, a linear `<name>_preact` followed by a softmax under the layer's name.
     /// (A following BatchNormalization stays its own layer; `BatchNormAttachment` decides whether it folds.)
-    mutating func emitParameterLayer(_ layer: KerasLayerDescription, activation: KerasActivationChoice, input: Int,
-                                     kind: (Activation) -> LayerKind) throws {
+    mutating func emitParameterLayer(
+        _ layer: KerasLayerDescription, activation: KerasActivationChoice, input: Int,
+        kind: (Activation) -> LayerKind
+    ) throws {
         switch activation {
         case .plain(let a):
             try emit(layer, kind(a), [input])
@@ -93,12 +100,18 @@ struct KerasTranslationContext {
 
     /// Checks that `axis` (Keras axis numbering including the batch axis, negative from the end) is the
     /// channel axis of a tensor of `shape` (rank 1 for C x 1 x 1 vectors, else rank 3).
-    func checkChannelAxis(_ layer: KerasLayerDescription, axisValue: KerasJSON?, default defaultAxis: Int, shape: ActivationShape, what: String) throws {
+    func checkChannelAxis(_ layer: KerasLayerDescription, axisValue: KerasJSON?, default defaultAxis: Int, shape: ActivationShape, what: String)
+        throws
+    {
         var axis = defaultAxis
         if let value = axisValue, !value.isNull {
-            if let a = value.int { axis = a }
-            else if let list = value.array, list.count == 1, let a = list[0].int { axis = a }
-            else { throw error(.unsupported, layer, "\(what) over several axes", found: "\(value)") }
+            if let a = value.int {
+                axis = a
+            } else if let list = value.array, list.count == 1, let a = list[0].int {
+                axis = a
+            } else {
+                throw error(.unsupported, layer, "\(what) over several axes", found: "\(value)")
+            }
         }
         let allowed: [Int]
         if isVector(shape) {
@@ -119,16 +132,18 @@ struct KerasTranslationContext {
         let arrays = try store.arrays(forLayer: layer.name)
         weightLayersUsed.insert(layer.name)
         guard arrays.count == expected else {
-            throw FoldKitError(.badInput, "wrong number of weight arrays", file: store.file.path, layer: layer.label,
-                               expected: "\(expected) (\(roles))", found: "\(arrays.count) \(arrays.map { "\($0.name) \($0.shape)" })")
+            throw FoldKitError(
+                .badInput, "wrong number of weight arrays", file: store.file.path, layer: layer.label,
+                expected: "\(expected) (\(roles))", found: "\(arrays.count) \(arrays.map { "\($0.name) \($0.shape)" })")
         }
         return arrays
     }
 
     func expectShape(_ layer: KerasLayerDescription, _ array: KerasWeightArray, _ shape: [Int]) throws {
         guard array.shape == shape else {
-            throw FoldKitError(.badInput, "weight '\(array.name)' has the wrong shape", file: store.file.path, layer: layer.label,
-                               expected: "\(shape)", found: "\(array.shape)")
+            throw FoldKitError(
+                .badInput, "weight '\(array.name)' has the wrong shape", file: store.file.path, layer: layer.label,
+                expected: "\(shape)", found: "\(array.shape)")
         }
     }
 

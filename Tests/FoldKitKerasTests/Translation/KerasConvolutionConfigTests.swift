@@ -1,24 +1,32 @@
-@testable import FoldKitKeras
-@testable import FoldKitCore
 import XCTest
+
+@testable import FoldKitCore
+@testable import FoldKitKeras
 
 /// The convolution config family decoded once for Conv2D, DepthwiseConv2D and SeparableConv2D,
 /// with Keras 1 field names meaning the same as Keras 2 ones.
 final class KerasConvolutionConfigTests: XCTestCase {
     private func values(_ className: String, _ json: String) throws -> KerasLayerConfig {
-        let layer = KerasLayerDescription(name: "c1", className: className, module: nil, config: try KerasJSON.parse(json, file: "t.json"), inboundLayers: [])
+        let layer = KerasLayerDescription(
+            name: "c1", className: className, module: nil, config: try KerasJSON.parse(json, file: "t.json"), inboundLayers: [])
         return KerasLayerConfig(layer: layer, descriptionFile: "t.json")
     }
 
     func testKeras1AndKeras2NamesDecodeAlike() throws {
-        let keras2 = try KerasConvolutionConfig(values("Conv2D", """
-            {"filters": 8, "kernel_size": [3, 5], "strides": [2, 1], "dilation_rate": 2, "use_bias": false,
-             "padding": "same", "activation": "relu"}
-            """), kerasMajor: 2)
-        let keras1 = try KerasConvolutionConfig(values("Convolution2D", """
-            {"nb_filter": 8, "nb_row": 3, "nb_col": 5, "subsample": [2, 1], "atrous_rate": [2, 2], "bias": false,
-             "border_mode": "same", "activation": "relu", "dim_ordering": "tf"}
-            """), kerasMajor: 1)
+        let keras2 = try KerasConvolutionConfig(
+            values(
+                "Conv2D",
+                """
+                {"filters": 8, "kernel_size": [3, 5], "strides": [2, 1], "dilation_rate": 2, "use_bias": false,
+                 "padding": "same", "activation": "relu"}
+                """), kerasMajor: 2)
+        let keras1 = try KerasConvolutionConfig(
+            values(
+                "Convolution2D",
+                """
+                {"nb_filter": 8, "nb_row": 3, "nb_col": 5, "subsample": [2, 1], "atrous_rate": [2, 2], "bias": false,
+                 "border_mode": "same", "activation": "relu", "dim_ordering": "tf"}
+                """), kerasMajor: 1)
         for config in [keras2, keras1] {
             XCTAssertEqual(config.filters, 8)
             XCTAssertTrue(config.kernel == (3, 5))
@@ -45,7 +53,8 @@ final class KerasConvolutionConfigTests: XCTestCase {
     }
 
     func testSamePaddingFollowsTensorFlow() throws {
-        let config = try KerasConvolutionConfig(values("Conv2D", #"{"filters": 1, "kernel_size": 3, "strides": 2, "padding": "same"}"#), kerasMajor: 2)
+        let config = try KerasConvolutionConfig(
+            values("Conv2D", #"{"filters": 1, "kernel_size": 3, "strides": 2, "padding": "same"}"#), kerasMajor: 2)
         // in 6, stride 2 -> out 3; total = max((3 - 1) * 2 + 3 - 6, 0) = 1: nothing before, 1 after.
         XCTAssertEqual(try config.padding(for: ActivationShape(channels: 1, height: 6, width: 6)), Padding2D(top: 0, left: 0, bottom: 1, right: 1))
     }

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// LayerProfile: one time per layer, on both clocks, and a layer with real work measured above an empty one.
 final class LayerProfileTests: XCTestCase {
@@ -7,8 +8,9 @@ final class LayerProfileTests: XCTestCase {
 
     func testEveryLayerGetsAFiniteTimeAndTheConvolutionDominates() throws {
         let shape = ActivationShape(channels: 16, height: 24, width: 24)
-        let conv = Convolution(inputChannels: 16, outputChannels: 16, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [16, 16, 3, 3], values: S.seeded(16 * 16 * 9, seed: 4)), bias: nil)
+        let conv = Convolution(
+            inputChannels: 16, outputChannels: 16, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [16, 16, 3, 3], values: S.seeded(16 * 16 * 9, seed: 4)), bias: nil)
         let network = try S.network(input: shape) { builder in
             _ = try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: S.source)
             _ = try builder.append(kind: .identity(reason: "test"), inputs: [0], source: S.source)

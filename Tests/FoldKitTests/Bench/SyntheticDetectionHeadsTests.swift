@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The decode benchmark's synthetic frame must be what it claims: YOLOv3's three heads, a realistic
 /// background that yields no box, and planted objects that decode (by Darknet's formulas, computed

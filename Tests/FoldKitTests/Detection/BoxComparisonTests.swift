@@ -1,14 +1,18 @@
+import XCTest
+
 @testable import FoldKit
 @testable import FoldKitCore
-import XCTest
 
 /// `BoxComparison.compare` on boxes given directly, in a frame that is the network input of
 /// `inputSize` x `inputSize` pixels (sub-pixel sides count as one pixel).
-func compareBoxes(_ reference: [Detection], _ candidate: [Detection], threshold: Float = 0.3, nmsIoU: Float = 0.5, minimumIoU: Float = 0.99,
-                  inputSize: Int = 1 << 20, overflows: [BoxOverflowHazard] = []) -> DetectionComparison {
+func compareBoxes(
+    _ reference: [Detection], _ candidate: [Detection], threshold: Float = 0.3, nmsIoU: Float = 0.5, minimumIoU: Float = 0.99,
+    inputSize: Int = 1 << 20, overflows: [BoxOverflowHazard] = []
+) -> DetectionComparison {
     let input = ActivationShape(channels: 3, height: inputSize, width: inputSize)
-    return BoxComparison.compare(reference: DecodedBoxes(boxes: reference), candidate: DecodedBoxes(boxes: candidate, overflows: overflows),
-                                 settings: .init(threshold: threshold, nmsIoU: nmsIoU, minimumIoU: minimumIoU, frame: ImageFrame(networkInput: input)))
+    return BoxComparison.compare(
+        reference: DecodedBoxes(boxes: reference), candidate: DecodedBoxes(boxes: candidate, overflows: overflows),
+        settings: .init(threshold: threshold, nmsIoU: nmsIoU, minimumIoU: minimumIoU, frame: ImageFrame(networkInput: input)))
 }
 
 final class BoxComparisonTests: XCTestCase {
@@ -50,9 +54,11 @@ final class BoxComparisonTests: XCTestCase {
         for cell in 0..<3000 {
             for classIndex in 0..<(cell % 4 == 0 ? 3 : 1) {
                 let score = Float(0.3 + 0.7 * rng.nextUnit())
-                reference.append(Detection(classIndex: (cell * 7 + classIndex) % 23, score: classIndex == 2 ? 0.5 : score, objectness: score,
-                                           x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(rng.nextUnit() * 0.3),
-                                           height: Float(rng.nextUnit() * 0.3), head: cell % 3, cell: cell, anchor: classIndex))
+                reference.append(
+                    Detection(
+                        classIndex: (cell * 7 + classIndex) % 23, score: classIndex == 2 ? 0.5 : score, objectness: score,
+                        x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(rng.nextUnit() * 0.3),
+                        height: Float(rng.nextUnit() * 0.3), head: cell % 3, cell: cell, anchor: classIndex))
             }
         }
         let candidate = reference.reversed().map { box -> Detection in
@@ -97,9 +103,9 @@ final class BoxOverflowTests: XCTestCase {
         let network = try S.single(.detection(head), input: shape)
         var reference = [Float](repeating: -10, count: shape.count)
         let plane = 4, cell = 1
-        reference[7 * plane + cell + 4 * plane] = 5     // anchor slot 1: objectness (channel 11)
-        reference[7 * plane + cell + 5 * plane] = 5     // class 0 (channel 12)
-        reference[7 * plane + cell + 2 * plane] = 0.5   // tw (channel 9)
+        reference[7 * plane + cell + 4 * plane] = 5  // anchor slot 1: objectness (channel 11)
+        reference[7 * plane + cell + 5 * plane] = 5  // class 0 (channel 12)
+        reference[7 * plane + cell + 2 * plane] = 0.5  // tw (channel 9)
         var folded = reference
         folded[7 * plane + cell + 2 * plane] = 100
         let referenceBoxes = DetectionDecoder.decodeHeads(network: network, outputs: [reference], threshold: 0.3, networkName: "reference")
@@ -108,8 +114,9 @@ final class BoxOverflowTests: XCTestCase {
         XCTAssertEqual(foldedBoxes.boxes.first?.width, .infinity)
         XCTAssertEqual(foldedBoxes.overflows, [BoxOverflowHazard(network: "candidate", layer: 0, channel: 9, value: 100, boxes: 1)])
         XCTAssertEqual(referenceBoxes.overflows, [])
-        let c = BoxComparison.compare(reference: referenceBoxes, candidate: foldedBoxes,
-                                      settings: .init(threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99, frame: ImageFrame(networkInput: shape)))
+        let c = BoxComparison.compare(
+            reference: referenceBoxes, candidate: foldedBoxes,
+            settings: .init(threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99, frame: ImageFrame(networkInput: shape)))
         XCTAssertTrue(c.pass)
         XCTAssertEqual(c.nonFiniteBoxes, 1)
         XCTAssertEqual(c.clearlyUnpaired, [])
@@ -148,8 +155,9 @@ final class SaturationTests: XCTestCase {
         var rng = SplitMix64(seed: 3)
         for cell in 0..<12_000 {
             let score: Float = cell % 10 == 0 ? 0.5 : 1
-            let box = Detection(classIndex: cell % 80, score: score, objectness: score, x: Float(rng.nextUnit()), y: Float(rng.nextUnit()),
-                                width: 0.05, height: 0.05, cell: cell)
+            let box = Detection(
+                classIndex: cell % 80, score: score, objectness: score, x: Float(rng.nextUnit()), y: Float(rng.nextUnit()),
+                width: 0.05, height: 0.05, cell: cell)
             reference.append(box)
             var shifted = box
             shifted.x += 0.01
@@ -162,8 +170,14 @@ final class SaturationTests: XCTestCase {
         XCTAssertFalse(c.countsInVerdict)
         XCTAssertTrue(c.acceptable)
         XCTAssertLessThanOrEqual(c.pairs.count, 80 * BoxComparison.saturatedNMSCandidatesPerClass)
-        let moderate = reference.map { box -> Detection in var b = box; b.score = 0.6; return b }
-        let trained = compareBoxes(moderate, moderate.map { var b = $0; b.x += 0.01; return b }, inputSize: 416)
+        let moderate = reference.map { box -> Detection in
+            var b = box; b.score = 0.6; return b
+        }
+        let trained = compareBoxes(
+            moderate,
+            moderate.map {
+                var b = $0; b.x += 0.01; return b
+            }, inputSize: 416)
         XCTAssertFalse(trained.saturation.saturated)
         XCTAssertFalse(trained.acceptable)
     }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class ClassNamesTests: XCTestCase {
     private func folder(_ files: [String: String]) throws -> URL {
@@ -16,7 +17,8 @@ final class ClassNamesTests: XCTestCase {
         let both = try folder(["net.cfg": "", "net.names": "a\nb\n", "coco.names": "x\n"])
         XCTAssertEqual(ClassNames.discover(besideConfig: both.appendingPathComponent("net.cfg").path), both.appendingPathComponent("net.names").path)
         let single = try folder(["net.cfg": "", "voc.names": "a\n"])
-        XCTAssertEqual(ClassNames.discover(besideConfig: single.appendingPathComponent("net.cfg").path), single.appendingPathComponent("voc.names").path)
+        XCTAssertEqual(
+            ClassNames.discover(besideConfig: single.appendingPathComponent("net.cfg").path), single.appendingPathComponent("voc.names").path)
         let ambiguous = try folder(["net.cfg": "", "voc.names": "a\n", "coco.names": "b\n"])
         XCTAssertNil(ClassNames.discover(besideConfig: ambiguous.appendingPathComponent("net.cfg").path))
         XCTAssertNil(ClassNames.discover(besideConfig: try folder(["net.cfg": ""]).appendingPathComponent("net.cfg").path))

@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class DetectionDecoderTests: XCTestCase {
     private func logit(_ p: Float) -> Float { log(p / (1 - p)) }
@@ -13,10 +14,10 @@ final class DetectionDecoderTests: XCTestCase {
         let plane = 4, cell = 3  // row 1, column 1
         output[0 * plane + cell] = logit(0.25)  // tx
         output[1 * plane + cell] = logit(0.75)  // ty
-        output[2 * plane + cell] = log(2)        // tw
-        output[3 * plane + cell] = 0             // th
-        output[4 * plane + cell] = logit(0.9)    // objectness
-        output[6 * plane + cell] = logit(0.8)    // class 1
+        output[2 * plane + cell] = log(2)  // tw
+        output[3 * plane + cell] = 0  // th
+        output[4 * plane + cell] = logit(0.9)  // objectness
+        output[6 * plane + cell] = logit(0.8)  // class 1
         let input = ActivationShape(channels: 3, height: 64, width: 32)
         let found = output.withUnsafeBufferPointer {
             DetectionDecoder.decode(head: head, output: $0, shape: shape, networkInput: input, threshold: 0.3)
@@ -40,10 +41,11 @@ final class DetectionDecoderTests: XCTestCase {
         let plane = 2, cell = 0
         output[4 * plane + cell] = logit(0.8)
         output[5 * plane + cell] = log(3)  // class 0: e^log3 = 3
-        output[6 * plane + cell] = 0       // class 1: 1  -> softmax [0.75, 0.25]
+        output[6 * plane + cell] = 0  // class 1: 1  -> softmax [0.75, 0.25]
         output[4 * plane + 1] = -20
         let found = output.withUnsafeBufferPointer {
-            DetectionDecoder.decode(head: head, output: $0, shape: shape, networkInput: ActivationShape(channels: 3, height: 32, width: 64), threshold: 0.3)
+            DetectionDecoder.decode(
+                head: head, output: $0, shape: shape, networkInput: ActivationShape(channels: 3, height: 32, width: 64), threshold: 0.3)
         }
         XCTAssertEqual(found.map(\.classIndex), [0])
         XCTAssertEqual(found[0].score, 0.8 * 0.75, accuracy: 1e-5)
@@ -54,9 +56,9 @@ final class DetectionDecoderTests: XCTestCase {
 
     func testNonMaxSuppressionIsPerClass() {
         let a = Detection(classIndex: 0, score: 0.9, objectness: 0.9, x: 0.5, y: 0.5, width: 0.2, height: 0.2)
-        var b = a; b.score = 0.8; b.x = 0.51          // overlaps a, same class: dropped
-        var c = b; c.classIndex = 1                   // overlaps a, other class: kept
-        var d = a; d.score = 0.7; d.x = 0.9           // no overlap: kept
+        var b = a; b.score = 0.8; b.x = 0.51  // overlaps a, same class: dropped
+        var c = b; c.classIndex = 1  // overlaps a, other class: kept
+        var d = a; d.score = 0.7; d.x = 0.9  // no overlap: kept
         let kept = DetectionDecoder.nonMaxSuppression([d, b, c, a], iouThreshold: 0.5)
         XCTAssertEqual(kept.map(\.score), [0.9, 0.8, 0.7])
         XCTAssertEqual(kept.map(\.classIndex), [0, 1, 0])
@@ -76,9 +78,11 @@ final class NonMaxSuppressionScaleTests: XCTestCase {
         var rng = SplitMix64(seed: 5)
         var boxes: [Detection] = []
         for i in 0..<600 {
-            boxes.append(Detection(classIndex: Int(rng.next() % 3), score: Float(rng.nextUnit()), objectness: 1,
-                                   x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(0.02 + 0.4 * rng.nextUnit()),
-                                   height: Float(0.02 + 0.4 * rng.nextUnit()), cell: i))
+            boxes.append(
+                Detection(
+                    classIndex: Int(rng.next() % 3), score: Float(rng.nextUnit()), objectness: 1,
+                    x: Float(rng.nextUnit()), y: Float(rng.nextUnit()), width: Float(0.02 + 0.4 * rng.nextUnit()),
+                    height: Float(0.02 + 0.4 * rng.nextUnit()), cell: i))
         }
         let sorted = boxes.sorted { $0.score > $1.score }
         var expected: [Detection] = []

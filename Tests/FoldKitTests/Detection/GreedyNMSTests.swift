@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The indexed NMS (`DetectionDecoder.nonMaxSuppression`) against the plain O(n^2) greedy rule on boxes
 /// of every kind random weights produce: tiny, huge, wide and thin, empty, inverted, off-image, tied
@@ -21,7 +22,8 @@ final class GreedyNMSTests: XCTestCase {
                 && cells(a.y - a.height / 2, a.y + a.height / 2).overlaps(cells(b.y - b.height / 2, b.y + b.height / 2))
         }
         var kept: [Detection] = []
-        for box in sorted where !kept.contains(where: {
+        for box in sorted
+        where !kept.contains(where: {
             $0.classIndex == box.classIndex && (!gridRule || sharesCell($0, box)) && $0.iou(box) > iouThreshold
         }) {
             kept.append(box)
@@ -36,20 +38,21 @@ final class GreedyNMSTests: XCTestCase {
         for i in 0..<count {
             var w: Float, h: Float
             switch rng.next() % 8 {
-            case 0: (w, h) = (0.0001 + 0.01 * unit(), 0.0001 + 0.01 * unit())    // tiny
-            case 1: (w, h) = (1 + 1000 * unit(), 1 + 1000 * unit())              // huge
-            case 2: (w, h) = (100 + 4000 * unit(), 0.0001 * unit())              // wide and thin
-            case 3: (w, h) = (0.001 * unit(), 2 + 600 * unit())                  // tall and narrow
-            case 4: (w, h) = (0, 0.1 * unit())                                   // empty
-            case 5: (w, h) = (-0.1 * unit(), 0.2 * unit())                       // inverted
+            case 0: (w, h) = (0.0001 + 0.01 * unit(), 0.0001 + 0.01 * unit())  // tiny
+            case 1: (w, h) = (1 + 1000 * unit(), 1 + 1000 * unit())  // huge
+            case 2: (w, h) = (100 + 4000 * unit(), 0.0001 * unit())  // wide and thin
+            case 3: (w, h) = (0.001 * unit(), 2 + 600 * unit())  // tall and narrow
+            case 4: (w, h) = (0, 0.1 * unit())  // empty
+            case 5: (w, h) = (-0.1 * unit(), 0.2 * unit())  // inverted
             default: (w, h) = (0.02 + 0.4 * unit(), 0.02 + 0.4 * unit())
             }
             if wild && rng.next() % 50 == 0 { w = rng.next() % 2 == 0 ? .infinity : 3e38 }
             // Scores on a coarse ladder so that many tie and the class/head/cell/anchor order decides.
             let score = 0.3 + Float(rng.next() % 64) / 100
-            let box = Detection(classIndex: Int(rng.next() % 7) * (i % 97 == 0 ? 1000 : 1), score: score, objectness: score,
-                                x: -0.5 + 2 * unit(), y: -0.5 + 2 * unit(), width: w, height: h,
-                                head: Int(rng.next() % 3), cell: Int(rng.next() % 500), anchor: Int(rng.next() % 3))
+            let box = Detection(
+                classIndex: Int(rng.next() % 7) * (i % 97 == 0 ? 1000 : 1), score: score, objectness: score,
+                x: -0.5 + 2 * unit(), y: -0.5 + 2 * unit(), width: w, height: h,
+                head: Int(rng.next() % 3), cell: Int(rng.next() % 500), anchor: Int(rng.next() % 3))
             boxes.append(box)
             if rng.next() % 20 == 0 { boxes.append(box) }  // an exact duplicate
         }

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import FoldKit
 @testable import FoldKitCore
-import XCTest
 
 final class ImageFrameTests: XCTestCase {
     private let input = ActivationShape(channels: 3, height: 416, width: 416)
@@ -16,9 +17,9 @@ final class ImageFrameTests: XCTestCase {
         let box = Detection(classIndex: 0, score: 0.9, objectness: 0.9, x: 400 / 416, y: 125 / 416, width: 200 / 416, height: 150 / 416)
         let clipped = frame.clip(box)
         let pixels = frame.pixels(clipped)
-        XCTAssertEqual(pixels.left, 600, accuracy: 1e-3)    // 300 / 0.5
-        XCTAssertEqual(pixels.right, 832, accuracy: 1e-3)   // the image's right edge
-        XCTAssertEqual(pixels.top, 0, accuracy: 1e-3)       // the image's top, not the padding
+        XCTAssertEqual(pixels.left, 600, accuracy: 1e-3)  // 300 / 0.5
+        XCTAssertEqual(pixels.right, 832, accuracy: 1e-3)  // the image's right edge
+        XCTAssertEqual(pixels.top, 0, accuracy: 1e-3)  // the image's top, not the padding
         XCTAssertEqual(pixels.bottom, 192, accuracy: 1e-3)  // (200 - 104) / 0.5
     }
 

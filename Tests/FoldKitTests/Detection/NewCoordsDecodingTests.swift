@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// [yolo] with new_coords=1 (Scaled-YOLOv4, YOLOv7), decoded as AlexeyAB darknet does: forward_yolo_layer
 /// applies no logistic, only x' = scale_x_y * tx - (scale_x_y - 1) / 2 to x and y (scal_add_cpu), and
@@ -19,7 +20,8 @@ final class NewCoordsDecodingTests: XCTestCase {
         output[(0 * 7 + 4) * plane + 0] = 0.3  // anchor slot 0, cell 0: objectness == threshold, not kept
         output[(0 * 7 + 5) * plane + 0] = 1
         return output.withUnsafeBufferPointer {
-            DetectionDecoder.decode(head: head, output: $0, shape: shape, networkInput: ActivationShape(channels: 3, height: 64, width: 96), threshold: 0.3)
+            DetectionDecoder.decode(
+                head: head, output: $0, shape: shape, networkInput: ActivationShape(channels: 3, height: 64, width: 96), threshold: 0.3)
         }
     }
 
@@ -31,10 +33,10 @@ final class NewCoordsDecodingTests: XCTestCase {
             XCTAssertEqual(box.anchor, 2)
             XCTAssertEqual(box.cell, 5)
             XCTAssertEqual(box.objectness, 0.9, accuracy: 1e-7, "no logistic on objectness")
-            XCTAssertEqual(box.x, (2 + (2 * 0.7 - 0.5)) / 3, accuracy: 1e-6)   // 0.966667
-            XCTAssertEqual(box.y, (1 + (2 * 0.2 - 0.5)) / 2, accuracy: 1e-6)   // 0.45
+            XCTAssertEqual(box.x, (2 + (2 * 0.7 - 0.5)) / 3, accuracy: 1e-6)  // 0.966667
+            XCTAssertEqual(box.y, (1 + (2 * 0.2 - 0.5)) / 2, accuracy: 1e-6)  // 0.45
             XCTAssertEqual(box.width, 0.6 * 0.6 * 4 * 37 / 96, accuracy: 1e-6)  // 0.555
-            XCTAssertEqual(box.height, 0.3 * 0.3 * 4 * 58 / 64, accuracy: 1e-6) // 0.32625
+            XCTAssertEqual(box.height, 0.3 * 0.3 * 4 * 58 / 64, accuracy: 1e-6)  // 0.32625
         }
         XCTAssertEqual(boxes[0].score, 0.9 * 0.5, accuracy: 1e-6, "no logistic on class scores")
         XCTAssertEqual(boxes[1].score, 0.9 * 0.8, accuracy: 1e-6)

@@ -324,7 +324,7 @@ struct DocumentationLinks {
         for scalar in renderedText(heading).lowercased().unicodeScalars {
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
+                .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
                 result.append(scalar)
             default:
                 if scalar == "-" { result.append(scalar) } else if scalar == " " { result.append("-") }

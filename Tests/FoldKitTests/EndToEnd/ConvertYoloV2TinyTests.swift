@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// Convert yolov2-tiny-voc with seeded weights and compare every blob with batch-norm
 /// folding (sqrt(var + 1e-5)) and OIHW -> OHWI done here independently, straight from the weights bytes.
@@ -28,21 +29,29 @@ final class ConvertYoloV2TinyTests: XCTestCase {
         var offset = 20
         func take(_ n: Int) -> [Float] {
             defer { offset += 4 * n }
-            return (0..<n).map { i in Float(bitPattern: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4 * i, as: UInt32.self) }.littleEndian) }
+            return (0..<n).map { i in
+                Float(bitPattern: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4 * i, as: UInt32.self) }.littleEndian)
+            }
         }
         for conv in convolutions {
             let n = conv.filters, k = conv.size, c = conv.inputs
             let biases = take(n)
-            let (scales, mean, variance) = conv.bn ? (take(n), take(n), take(n)) : ([Float](repeating: 1, count: n), [Float](repeating: 0, count: n), [Float](repeating: 1, count: n))
+            let (scales, mean, variance) =
+                conv.bn
+                ? (take(n), take(n), take(n)) : ([Float](repeating: 1, count: n), [Float](repeating: 0, count: n), [Float](repeating: 1, count: n))
             let weights = take(n * c * k * k)
             var expectedW = [Double](repeating: 0, count: n * c * k * k)
             var expectedB = [Double](repeating: 0, count: n)
             for o in 0..<n {
                 let s = conv.bn ? Double(scales[o]) / (Double(variance[o]) + 1e-5).squareRoot() : 1
                 expectedB[o] = conv.bn ? Double(biases[o]) - Double(mean[o]) * s : Double(biases[o])
-                for i in 0..<c { for y in 0..<k { for x in 0..<k {
-                    expectedW[((o * k + y) * k + x) * c + i] = Double(weights[((o * c + i) * k + y) * k + x]) * s
-                } } }
+                for i in 0..<c {
+                    for y in 0..<k {
+                        for x in 0..<k {
+                            expectedW[((o * k + y) * k + x) * c + i] = Double(weights[((o * c + i) * k + y) * k + x]) * s
+                        }
+                    }
+                }
             }
             let w = FloatFileReader.decodeLittleEndianFloats(try Data(contentsOf: out.appendingPathComponent("conv\(conv.layer)_W.bin")))
             let b = FloatFileReader.decodeLittleEndianFloats(try Data(contentsOf: out.appendingPathComponent("conv\(conv.layer)_b.bin")))

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class BlobReaderProblemTests: XCTestCase {
     /// conv(2->3, 3x3, BN) -> PReLU: blobs conv0_W, conv0_b, prelu1_alpha.
@@ -10,16 +11,19 @@ final class BlobReaderProblemTests: XCTestCase {
         let sourceFile = dir.appendingPathComponent("model.cfg")
         try Data("[net]\n".utf8).write(to: sourceFile)
         var builder = NetworkBuilder(inputShape: ActivationShape(channels: 2, height: 3, width: 3))
-        let bn = BatchNorm(gamma: WeightTensor(shape: [3], values: [1, 2, 0.5]), beta: WeightTensor(shape: [3], values: [0, 0.1, 0.2]),
-                           mean: WeightTensor(shape: [3], values: [0.1, 0.2, 0.3]), variance: WeightTensor(shape: [3], values: [1, 2, 3]),
-                           convention: .darknet)
-        let conv = Convolution(inputChannels: 2, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [3, 2, 3, 3], values: (0..<54).map { Float($0 % 5) * 0.2 - 0.4 }), bias: nil, batchNorm: bn)
+        let bn = BatchNorm(
+            gamma: WeightTensor(shape: [3], values: [1, 2, 0.5]), beta: WeightTensor(shape: [3], values: [0, 0.1, 0.2]),
+            mean: WeightTensor(shape: [3], values: [0.1, 0.2, 0.3]), variance: WeightTensor(shape: [3], values: [1, 2, 3]),
+            convention: .darknet)
+        let conv = Convolution(
+            inputChannels: 2, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [3, 2, 3, 3], values: (0..<54).map { Float($0 % 5) * 0.2 - 0.4 }), bias: nil, batchNorm: bn)
         let source = LayerSource(file: sourceFile.path, section: "[convolutional]", line: 1)
         try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: source)
         try builder.append(kind: .prelu(alpha: WeightTensor(shape: [3], values: [0.1, 0.2, 0.3])), inputs: [0], source: source)
-        let network = Network(format: .darknet, sourceFiles: [sourceFile.path], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                              layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let network = Network(
+            format: .darknet, sourceFiles: [sourceFile.path], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
         let folder = dir.appendingPathComponent("blobs")
         try BlobWriter.write(network: network, to: folder)
         return (folder, network)

@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class BlobWriterTests: XCTestCase {
     /// conv(3->4, 3x3, BN) -> maxpool -> connected(4*2*2 -> 5)
@@ -13,16 +14,19 @@ final class BlobWriterTests: XCTestCase {
             gamma: WeightTensor(shape: [4], values: [1, 2, 0.5, 1.5]), beta: WeightTensor(shape: [4], values: [0, 0.1, 0.2, 0.3]),
             mean: WeightTensor(shape: [4], values: [0.1, 0.2, 0.3, 0.4]), variance: WeightTensor(shape: [4], values: [1, 2, 3, 4]),
             convention: .darknet)
-        let conv = Convolution(inputChannels: 3, outputChannels: 4, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [4, 3, 3, 3], values: weights), bias: nil, batchNorm: bn, activation: .leaky(slope: 0.1))
+        let conv = Convolution(
+            inputChannels: 3, outputChannels: 4, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [4, 3, 3, 3], values: weights), bias: nil, batchNorm: bn, activation: .leaky(slope: 0.1))
         let source = LayerSource(file: sourceFile, section: "[convolutional]", line: 1)
         try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: source)
         try builder.append(kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [0], source: source)
-        let fc = FullyConnected(inputCount: 16, outputCount: 5, weights: WeightTensor(shape: [5, 16], values: (0..<80).map { (i: Int) -> Float in Float(i) }),
-                                bias: WeightTensor(shape: [5], values: [1, 2, 3, 4, 5]))
+        let fc = FullyConnected(
+            inputCount: 16, outputCount: 5, weights: WeightTensor(shape: [5, 16], values: (0..<80).map { (i: Int) -> Float in Float(i) }),
+            bias: WeightTensor(shape: [5], values: [1, 2, 3, 4, 5]))
         try builder.append(kind: .fullyConnected(fc), inputs: [1], source: source)
-        return Network(format: .darknet, sourceFiles: [sourceFile], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        return Network(
+            format: .darknet, sourceFiles: [sourceFile], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
     }
 
     func testWritesFoldedBlobsManifestAndChecksums() throws {
@@ -81,7 +85,8 @@ final class BlobWriterTests: XCTestCase {
         var network = try smallNetwork(sourceFile: dir.appendingPathComponent("missing.cfg").path)
         network.sourceFiles = []
         guard case .convolution(var conv) = network.layers[0].kind else { return XCTFail() }
-        conv.weights = WeightTensor(shape: [4, 3, 3, 3], span: FileSpan(path: dir.appendingPathComponent("missing.weights").path, byteOffset: 20, count: 108))
+        conv.weights = WeightTensor(
+            shape: [4, 3, 3, 3], span: FileSpan(path: dir.appendingPathComponent("missing.weights").path, byteOffset: 20, count: 108))
         network.layers[0].kind = .convolution(conv)
         XCTAssertThrowsError(try BlobWriter.write(network: network, to: out))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["keep.txt"])

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class LayoutAndPackTests: XCTestCase {
     /// The sliced layout (four channels per slice), written out independently: (c/4)*H*W*4 + y*W*4 + x*4 + c%4, zero padding,
@@ -13,18 +14,26 @@ final class LayoutAndPackTests: XCTestCase {
             let (sliced, dims) = FixtureWriter.arrange(chw, shape: shape, layout: .sliced)
             if channels <= 2 {
                 XCTAssertEqual(dims, [3, 2, channels])
-                for c in 0..<channels { for y in 0..<3 { for x in 0..<2 {
-                    XCTAssertEqual(sliced[(y * 2 + x) * channels + c], chw[(c * 3 + y) * 2 + x])
-                } } }
+                for c in 0..<channels {
+                    for y in 0..<3 {
+                        for x in 0..<2 {
+                            XCTAssertEqual(sliced[(y * 2 + x) * channels + c], chw[(c * 3 + y) * 2 + x])
+                        }
+                    }
+                }
                 continue
             }
             let slices = (channels + 3) / 4
             XCTAssertEqual(dims, [slices, 3, 2, 4], "C=\(channels)")
             XCTAssertEqual(sliced.count, slices * 3 * 2 * 4)
-            for c in 0..<(slices * 4) { for y in 0..<3 { for x in 0..<2 {
-                let value = sliced[(c / 4) * 3 * 2 * 4 + y * 2 * 4 + x * 4 + c % 4]
-                XCTAssertEqual(value, c < channels ? chw[(c * 3 + y) * 2 + x] : 0, "C=\(channels) c=\(c)")
-            } } }
+            for c in 0..<(slices * 4) {
+                for y in 0..<3 {
+                    for x in 0..<2 {
+                        let value = sliced[(c / 4) * 3 * 2 * 4 + y * 2 * 4 + x * 4 + c % 4]
+                        XCTAssertEqual(value, c < channels ? chw[(c * 3 + y) * 2 + x] : 0, "C=\(channels) c=\(c)")
+                    }
+                }
+            }
             XCTAssertEqual(TensorLayout.slicedToCHW(sliced, shape: shape), chw)
         }
     }
@@ -47,7 +56,9 @@ final class LayoutAndPackTests: XCTestCase {
 
     func testNPZRoundTripIsDeflatedAndDeterministic() throws {
         let dir = try TestData.temporaryDirectory()
-        let arrays: [(name: String, values: [Float], shape: [Int])] = [("input", Array(repeating: 1, count: 4096), [1, 4096]), ("layer_000", [1, 2, 3], [3])]
+        let arrays: [(name: String, values: [Float], shape: [Int])] = [
+            ("input", Array(repeating: 1, count: 4096), [1, 4096]), ("layer_000", [1, 2, 3], [3]),
+        ]
         try NPZArchive.write(arrays: arrays, to: dir.appendingPathComponent("a.npz"))
         try NPZArchive.write(arrays: arrays, to: dir.appendingPathComponent("b.npz"))
         let a = try Data(contentsOf: dir.appendingPathComponent("a.npz"))

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The .npy writer must produce exactly numpy's bytes; the files under Fixtures/npy were written by
 /// numpy itself (Fixtures/npy/generate.py).

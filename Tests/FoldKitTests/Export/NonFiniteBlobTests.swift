@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The writer finds NaN and infinity in the folded blobs while hashing them (`BlobFileSink`), and
 /// `BlobWriter.Options.onNonFiniteBlobs` can refuse the output before it is put in place.
@@ -28,11 +29,14 @@ final class NonFiniteBlobTests: XCTestCase {
             gamma: WeightTensor(shape: [2], values: [1, 1e30]), beta: WeightTensor(shape: [2], values: [0, 0]),
             mean: WeightTensor(shape: [2], values: [0, 0]), variance: WeightTensor(shape: [2], values: [1, 1]),
             convention: .darknet)
-        let conv = Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1, padding: .uniform(0),
-                               weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 1e30]), bias: nil, batchNorm: bn, activation: .linear)
-        try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: sourceFile, section: "[convolutional]", line: 1))
-        return Network(format: .darknet, sourceFiles: [sourceFile], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let conv = Convolution(
+            inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1, padding: .uniform(0),
+            weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 1e30]), bias: nil, batchNorm: bn, activation: .linear)
+        try builder.append(
+            kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: sourceFile, section: "[convolutional]", line: 1))
+        return Network(
+            format: .darknet, sourceFiles: [sourceFile], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
     }
 
     func testOverflowingFoldIsReportedAndARefusalLeavesNoOutput() throws {
@@ -46,7 +50,9 @@ final class NonFiniteBlobTests: XCTestCase {
             reported = tensors.map(\.file)
             throw Refused()
         }
-        XCTAssertThrowsError(try BlobWriter.write(network: network, to: dir.appendingPathComponent("blobs"), options: .init(onNonFiniteBlobs: refuse))) {
+        XCTAssertThrowsError(
+            try BlobWriter.write(network: network, to: dir.appendingPathComponent("blobs"), options: .init(onNonFiniteBlobs: refuse))
+        ) {
             XCTAssertTrue($0 is Refused, "\($0)")
         }
         XCTAssertEqual(reported, ["conv0_W.bin"], "only the weights overflow (1e30 x 1e30); the bias is 0")

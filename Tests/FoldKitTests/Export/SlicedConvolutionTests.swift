@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// A convolution that reads only 4-channel texels - sliced activations, element (c, y, x) at
 /// (c/4)*H*W*4 + y*W*4 + x*4 + c%4, and the sliced weight blobs `BlobWriter` writes (Docs/BlobFormat.md
@@ -11,9 +12,13 @@ final class SlicedConvolutionTests: XCTestCase {
     /// The sliced form of an NCHW activation: 4 channels per texel, the last slice zero-padded.
     private func slicedActivation(_ nchw: [Float], channels: Int, height: Int, width: Int) -> [Float] {
         var out = [Float](repeating: 0, count: (channels + 3) / 4 * height * width * 4)
-        for c in 0..<channels { for y in 0..<height { for x in 0..<width {
-            out[(c / 4) * height * width * 4 + y * width * 4 + x * 4 + c % 4] = nchw[(c * height + y) * width + x]
-        } } }
+        for c in 0..<channels {
+            for y in 0..<height {
+                for x in 0..<width {
+                    out[(c / 4) * height * width * 4 + y * width * 4 + x * 4 + c % 4] = nchw[(c * height + y) * width + x]
+                }
+            }
+        }
         return out
     }
 
@@ -21,8 +26,10 @@ final class SlicedConvolutionTests: XCTestCase {
     /// an input texture and the sliced weights would compute it. A dense convolution reads whole input
     /// texels against one float4 of weights; a depthwise one multiplies lane by lane; a grouped one reads
     /// each of its group's input channels from the texel holding it. Returns the sliced output.
-    private func slicedConvolution(_ c: Convolution, input: [Float], inputHeight: Int, inputWidth: Int,
-                                   outputHeight: Int, outputWidth: Int, weights: [Float], bias: [Float], depthwise: Bool) -> [Float] {
+    private func slicedConvolution(
+        _ c: Convolution, input: [Float], inputHeight: Int, inputWidth: Int,
+        outputHeight: Int, outputWidth: Int, weights: [Float], bias: [Float], depthwise: Bool
+    ) -> [Float] {
         let inSlices = (c.inputChannels + 3) / 4, outSlices = (c.outputChannels + 3) / 4
         let perGroupIn = c.inputChannels / c.groups, perGroupOut = c.outputChannels / c.groups
         let paddedIn = (perGroupIn + 3) / 4 * 4
@@ -33,30 +40,41 @@ final class SlicedConvolutionTests: XCTestCase {
             return Array(input[base..<(base + 4)])
         }
         var out = [Float](repeating: 0, count: outSlices * outputHeight * outputWidth * 4)
-        for s in 0..<outSlices { for oy in 0..<outputHeight { for ox in 0..<outputWidth { for lane in 0..<4 {
-            let o = s * 4 + lane
-            guard o < c.outputChannels else { continue }
-            var sum = Double(bias[o])
-            for ky in 0..<kh { for kx in 0..<kw {
-                let y = oy * c.strideY - c.padding.top + ky * c.dilationY
-                let x = ox * c.strideX - c.padding.left + kx * c.dilationX
-                if depthwise {
-                    sum += Double(texel(s, y, x)[lane]) * Double(weights[((s * kh + ky) * kw + kx) * 4 + lane])
-                } else if c.groups == 1 {
-                    for inSlice in 0..<inSlices {
-                        let t = texel(inSlice, y, x)
-                        for l in 0..<4 { sum += Double(t[l]) * Double(weights[((o * kh + ky) * kw + kx) * paddedIn + inSlice * 4 + l]) }
-                    }
-                } else {
-                    let g = o / perGroupOut
-                    for i in 0..<perGroupIn {
-                        let channel = g * perGroupIn + i
-                        sum += Double(texel(channel / 4, y, x)[channel % 4]) * Double(weights[((o * kh + ky) * kw + kx) * paddedIn + i])
+        for s in 0..<outSlices {
+            for oy in 0..<outputHeight {
+                for ox in 0..<outputWidth {
+                    for lane in 0..<4 {
+                        let o = s * 4 + lane
+                        guard o < c.outputChannels else { continue }
+                        var sum = Double(bias[o])
+                        for ky in 0..<kh {
+                            for kx in 0..<kw {
+                                let y = oy * c.strideY - c.padding.top + ky * c.dilationY
+                                let x = ox * c.strideX - c.padding.left + kx * c.dilationX
+                                if depthwise {
+                                    sum += Double(texel(s, y, x)[lane]) * Double(weights[((s * kh + ky) * kw + kx) * 4 + lane])
+                                } else if c.groups == 1 {
+                                    for inSlice in 0..<inSlices {
+                                        let t = texel(inSlice, y, x)
+                                        for l in 0..<4 {
+                                            sum += Double(t[l]) * Double(weights[((o * kh + ky) * kw + kx) * paddedIn + inSlice * 4 + l])
+                                        }
+                                    }
+                                } else {
+                                    let g = o / perGroupOut
+                                    for i in 0..<perGroupIn {
+                                        let channel = g * perGroupIn + i
+                                        sum +=
+                                            Double(texel(channel / 4, y, x)[channel % 4]) * Double(weights[((o * kh + ky) * kw + kx) * paddedIn + i])
+                                    }
+                                }
+                            }
+                        }
+                        out[s * outputHeight * outputWidth * 4 + oy * outputWidth * 4 + ox * 4 + lane] = Float(sum)
                     }
                 }
-            } }
-            out[s * outputHeight * outputWidth * 4 + oy * outputWidth * 4 + ox * 4 + lane] = Float(sum)
-        } } } }
+            }
+        }
         return out
     }
 
@@ -82,7 +100,8 @@ final class SlicedConvolutionTests: XCTestCase {
             let inShape = network.shape(of: inputIndex)
             let inNCHW = inputIndex == Network.inputIndex ? input : outputs[inputIndex]
             guard let w = manifest.tensors.first(where: { $0.layer == layer.index && $0.role == .weights }),
-                  let b = manifest.tensors.first(where: { $0.layer == layer.index && $0.role == .bias }) else {
+                let b = manifest.tensors.first(where: { $0.layer == layer.index && $0.role == .bias })
+            else {
                 return XCTFail("no blobs for layer \(layer.index)")
             }
             let depthwise = c.groups > 1 && c.groups == c.outputChannels && c.inputChannels == c.groups

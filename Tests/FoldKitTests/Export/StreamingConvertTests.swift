@@ -1,8 +1,9 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The streaming conversion (read a layer, fold and rearrange in place, write and hash on a second
 /// thread, checksum the weights from the same reads) must write exactly what the plain in-memory path
@@ -31,16 +32,25 @@ final class StreamingConvertTests: XCTestCase {
                     case .convolution(let c):
                         let dims = [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
                         let depthwise = WeightLayoutTransform.isDepthwise(groups: c.groups, dims: dims)
-                        expected = [("conv\(layer.index)_W.bin", try WeightLayoutTransform.fromOIHW(try c.weights.floats(), dims: dims, to: layout, depthwise: depthwise)),
-                                    ("conv\(layer.index)_b.bin", try c.bias?.floats() ?? [Float](repeating: 0, count: c.outputChannels))]
+                        expected = [
+                            (
+                                "conv\(layer.index)_W.bin",
+                                try WeightLayoutTransform.fromOIHW(try c.weights.floats(), dims: dims, to: layout, depthwise: depthwise)
+                            ),
+                            ("conv\(layer.index)_b.bin", try c.bias?.floats() ?? [Float](repeating: 0, count: c.outputChannels)),
+                        ]
                     case .fullyConnected(let f):
                         let input = reference.shape(of: layer.inputs.first ?? Network.inputIndex)
                         let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
                         let dims = [f.outputCount, spatial.channels, spatial.height, spatial.width]
-                        expected = [("fc\(layer.index)_W.bin", try WeightLayoutTransform.fromOIHW(try f.weights.floats(), dims: dims, to: layout)),
-                                    ("fc\(layer.index)_b.bin", try f.bias?.floats() ?? [Float](repeating: 0, count: f.outputCount))]
+                        expected = [
+                            ("fc\(layer.index)_W.bin", try WeightLayoutTransform.fromOIHW(try f.weights.floats(), dims: dims, to: layout)),
+                            ("fc\(layer.index)_b.bin", try f.bias?.floats() ?? [Float](repeating: 0, count: f.outputCount)),
+                        ]
                     case .channelAffine(let a):
-                        expected = [("affine\(layer.index)_scale.bin", try a.scale.floats()), ("affine\(layer.index)_shift.bin", try a.shift.floats())]
+                        expected = [
+                            ("affine\(layer.index)_scale.bin", try a.scale.floats()), ("affine\(layer.index)_shift.bin", try a.shift.floats()),
+                        ]
                     default:
                         expected = []
                     }
@@ -113,20 +123,23 @@ final class StreamingConvertTests: XCTestCase {
         let values = (0..<400).map { Float($0) * 0.25 - 7 }
         try values.withUnsafeBufferPointer { Data(buffer: $0) }.write(to: file)
         // weights at floats 300..<354 (2x3x3x3), bias at 10..<12: read weights after bias but far apart.
-        let conv = Convolution(inputChannels: 3, outputChannels: 2, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [2, 3, 3, 3], span: FileSpan(path: file.path, byteOffset: 1200, count: 54)),
-                               bias: WeightTensor(shape: [2], span: FileSpan(path: file.path, byteOffset: 40, count: 2)),
-                               batchNorm: nil, activation: .linear)
-        let conv2 = Convolution(inputChannels: 2, outputChannels: 1, kernelHeight: 1, kernelWidth: 1, padding: .uniform(0),
-                                weights: WeightTensor(shape: [1, 2, 1, 1], span: FileSpan(path: file.path, byteOffset: 8, count: 2)),
-                                bias: WeightTensor(shape: [1], span: FileSpan(path: file.path, byteOffset: 0, count: 1)),
-                                batchNorm: nil, activation: .linear)
+        let conv = Convolution(
+            inputChannels: 3, outputChannels: 2, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [2, 3, 3, 3], span: FileSpan(path: file.path, byteOffset: 1200, count: 54)),
+            bias: WeightTensor(shape: [2], span: FileSpan(path: file.path, byteOffset: 40, count: 2)),
+            batchNorm: nil, activation: .linear)
+        let conv2 = Convolution(
+            inputChannels: 2, outputChannels: 1, kernelHeight: 1, kernelWidth: 1, padding: .uniform(0),
+            weights: WeightTensor(shape: [1, 2, 1, 1], span: FileSpan(path: file.path, byteOffset: 8, count: 2)),
+            bias: WeightTensor(shape: [1], span: FileSpan(path: file.path, byteOffset: 0, count: 1)),
+            batchNorm: nil, activation: .linear)
         var builder = NetworkBuilder(inputShape: ActivationShape(channels: 3, height: 4, width: 4))
         let source = LayerSource(file: file.path, section: "[convolutional]", weightsByteRange: 0..<1600)
         try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: source)
         try builder.append(kind: .convolution(conv2), inputs: [0], source: source)
-        let network = Network(format: .darknet, sourceFiles: [file.path], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                              layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let network = Network(
+            format: .darknet, sourceFiles: [file.path], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
         let out = dir.appendingPathComponent("out")
         let manifest = try BlobWriter.write(network: network, to: out, options: .init(layout: .oihw))
         XCTAssertEqual(manifest.source.sha256["blob.bin"], try sha256sum(file.path))

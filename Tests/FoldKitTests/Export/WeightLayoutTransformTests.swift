@@ -1,6 +1,7 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 final class WeightLayoutTransformTests: XCTestCase {
     /// Each element's value encodes its OIHW coordinates, so where it lands tells whether the move is right.
@@ -13,10 +14,16 @@ final class WeightLayoutTransformTests: XCTestCase {
         let dims = [O, I, KH, KW]
         let ohwi = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .ohwi)
         let hwio = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .hwio)
-        for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW {
-            XCTAssertEqual(ohwi[((o * KH + y) * KW + x) * I + i], coded(o, i, y, x))
-            XCTAssertEqual(hwio[((y * KW + x) * I + i) * O + o], coded(o, i, y, x))
-        } } } }
+        for o in 0..<O {
+            for i in 0..<I {
+                for y in 0..<KH {
+                    for x in 0..<KW {
+                        XCTAssertEqual(ohwi[((o * KH + y) * KW + x) * I + i], coded(o, i, y, x))
+                        XCTAssertEqual(hwio[((y * KW + x) * I + i) * O + o], coded(o, i, y, x))
+                    }
+                }
+            }
+        }
         XCTAssertEqual(try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .oihw), source)
         XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .ohwi), [3, 2, 3, 2])
         XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .hwio), [2, 3, 2, 3])
@@ -32,17 +39,24 @@ final class WeightLayoutTransformTests: XCTestCase {
         for layout in WeightLayout.allCases {
             let whole = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: layout)
             XCTAssertEqual(try WeightLayoutTransform.toOIHW(whole, dims: dims, from: layout), source, layout.rawValue)
-            for o in 0..<O { for i in 0..<I { for y in 0..<KH { for x in 0..<KW {
-                let index = WeightLayoutTransform.storedIndex(o: o, i: i, y: y, x: x, dims: (O, I, KH, KW), in: layout)
-                XCTAssertEqual(whole[index], coded(o, i, y, x), layout.rawValue)
-            } } } }
+            for o in 0..<O {
+                for i in 0..<I {
+                    for y in 0..<KH {
+                        for x in 0..<KW {
+                            let index = WeightLayoutTransform.storedIndex(o: o, i: i, y: y, x: x, dims: (O, I, KH, KW), in: layout)
+                            XCTAssertEqual(whole[index], coded(o, i, y, x), layout.rawValue)
+                        }
+                    }
+                }
+            }
             guard WeightLayoutTransform.isRowLocal(layout) else { continue }
             var chunked = source
             try chunked.withUnsafeMutableBufferPointer { all in
                 for first in stride(from: 0, to: O, by: 2) {
                     let end = min(O, first + 2)
-                    try WeightLayoutTransform.rearrange(inPlace: UnsafeMutableBufferPointer(rebasing: all[(first * row)..<(end * row)]),
-                                                        dims: [end - first, I, KH, KW], to: layout)
+                    try WeightLayoutTransform.rearrange(
+                        inPlace: UnsafeMutableBufferPointer(rebasing: all[(first * row)..<(end * row)]),
+                        dims: [end - first, I, KH, KW], to: layout)
                 }
             }
             XCTAssertEqual(chunked, whole, layout.rawValue)
@@ -58,10 +72,16 @@ final class WeightLayoutTransformTests: XCTestCase {
         let sliced = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .sliced)
         XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .sliced), [3, 2, 3, 8])
         XCTAssertEqual(sliced.count, 3 * 2 * 3 * 8)
-        for o in 0..<O { for y in 0..<KH { for x in 0..<KW { for i in 0..<8 {
-            let value = sliced[((o * KH + y) * KW + x) * 8 + i]
-            XCTAssertEqual(value, i < I ? coded(o, i, y, x) + 1 : 0, "o \(o) y \(y) x \(x) i \(i)")
-        } } } }
+        for o in 0..<O {
+            for y in 0..<KH {
+                for x in 0..<KW {
+                    for i in 0..<8 {
+                        let value = sliced[((o * KH + y) * KW + x) * 8 + i]
+                        XCTAssertEqual(value, i < I ? coded(o, i, y, x) + 1 : 0, "o \(o) y \(y) x \(x) i \(i)")
+                    }
+                }
+            }
+        }
         XCTAssertEqual(try WeightLayoutTransform.toOIHW(sliced, dims: dims, from: .sliced), source)
         XCTAssertThrowsError(try WeightLayoutTransform.toOIHW(Array(sliced.dropLast()), dims: dims, from: .sliced))
     }
@@ -78,10 +98,16 @@ final class WeightLayoutTransformTests: XCTestCase {
         let sliced = try WeightLayoutTransform.fromOIHW(source, dims: dims, to: .sliced, depthwise: true)
         XCTAssertEqual(WeightLayoutTransform.shape(dims, in: .sliced, depthwise: true), [2, 3, 2, 4])
         XCTAssertEqual(sliced.count, 2 * 3 * 2 * 4)
-        for s in 0..<2 { for y in 0..<KH { for x in 0..<KW { for lane in 0..<4 {
-            let o = s * 4 + lane
-            XCTAssertEqual(sliced[((s * KH + y) * KW + x) * 4 + lane], o < O ? coded(o, 0, y, x) + 1 : 0)
-        } } } }
+        for s in 0..<2 {
+            for y in 0..<KH {
+                for x in 0..<KW {
+                    for lane in 0..<4 {
+                        let o = s * 4 + lane
+                        XCTAssertEqual(sliced[((s * KH + y) * KW + x) * 4 + lane], o < O ? coded(o, 0, y, x) + 1 : 0)
+                    }
+                }
+            }
+        }
         XCTAssertEqual(try WeightLayoutTransform.toOIHW(sliced, dims: dims, from: .sliced, depthwise: true), source)
         XCTAssertThrowsError(try WeightLayoutTransform.fromOIHW([Float](repeating: 1, count: 8), dims: [2, 4, 1, 1], to: .sliced, depthwise: true))
     }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitDarknet
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// `FixtureWriter.write` streams layer by layer: the pack must be byte-identical to one built from every
 /// output held in memory at once (float64 pass with all parameters prepared up front, `.all` retention),
@@ -79,8 +80,11 @@ final class FixtureStreamingTests: XCTestCase {
         }
         let destination = parent.appendingPathComponent("pack")
         var written: [Int] = []
-        XCTAssertThrowsError(try FixtureWriter.write(network: network, input: ModelInput(values: S.seeded(shape.count), origin: "seeded"),
-                                                     layout: .nchw, npz: true, to: destination, progress: { _, done, _ in written.append(done) })) { error in
+        XCTAssertThrowsError(
+            try FixtureWriter.write(
+                network: network, input: ModelInput(values: S.seeded(shape.count), origin: "seeded"),
+                layout: .nchw, npz: true, to: destination, progress: { _, done, _ in written.append(done) })
+        ) { error in
             XCTAssertEqual((error as? FoldKitError)?.layer, network.layers[2].label, "\(error)")
         }
         XCTAssertEqual(written, [1, 2], "the first two layers were written before the failure")

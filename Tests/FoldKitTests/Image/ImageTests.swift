@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// References under Fixtures/images come from OpenCV (Fixtures/images/generate.py).
 final class ImageTests: XCTestCase {
@@ -44,8 +45,8 @@ final class ImageTests: XCTestCase {
         var letterbox = ImagePreprocessing(mode: .letterbox, channelOrder: .rgb)
         let shape = ActivationShape(channels: 3, height: 20, width: 20)
         let tensor = try letterbox.tensor(from: image, shape: shape)
-        XCTAssertEqual(tensor[0 * 20 + 0], 0.5)   // padding row
-        XCTAssertEqual(tensor[5 * 20 + 0], 1)     // first image row
+        XCTAssertEqual(tensor[0 * 20 + 0], 0.5)  // padding row
+        XCTAssertEqual(tensor[5 * 20 + 0], 1)  // first image row
         XCTAssertEqual(tensor[15 * 20 + 0], 0.5)  // padding again
         let box = Detection(classIndex: 0, score: 1, objectness: 1, x: 0.5, y: 0.5, width: 0.5, height: 0.25)
         let mapped = letterbox.imageBox(box, networkInput: shape)
@@ -76,7 +77,7 @@ final class ImageTests: XCTestCase {
         let back = try ImageFile.read(path: url.path)
         XCTAssertEqual(back, image)
         XCTAssertEqual(Array(back.pixels[(1 * 8 + 3) * 3..<(1 * 8 + 3) * 3 + 3]), [255, 0, 0])  // top edge
-        XCTAssertEqual(Array(back.pixels[(2 * 8 + 3) * 3..<(2 * 8 + 3) * 3 + 3]), [10, 20, 30]) // inside
+        XCTAssertEqual(Array(back.pixels[(2 * 8 + 3) * 3..<(2 * 8 + 3) * 3 + 3]), [10, 20, 30])  // inside
     }
 
     func testRejectsNonImages() throws {

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// Letterbox and center crop against an independent numpy implementation of the documented rule
 /// (Fixtures/images/make_preprocessing_reference.py): every pixel of every channel.

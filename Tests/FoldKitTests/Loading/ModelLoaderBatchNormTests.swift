@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `ModelLoader` attaches stand-alone batch norms (`BatchNormAttachment`) for every format; the
 /// readers alone keep them as layers of their own.
@@ -36,7 +37,8 @@ final class ModelLoaderBatchNormTests: XCTestCase {
         for v: Int32 in [0, 2, 0] { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
         withUnsafeBytes(of: Int64(0).littleEndian) { data.append(contentsOf: $0) }
         var rng = SplitMix64(seed: 7)
-        let floats = (0..<3).map { _ in rng.nextFloat(in: -1, 1) } + (0..<54).map { _ in rng.nextFloat(in: -1, 1) }
+        let floats =
+            (0..<3).map { _ in rng.nextFloat(in: -1, 1) } + (0..<54).map { _ in rng.nextFloat(in: -1, 1) }
             + (0..<3).map { _ in rng.nextFloat(in: -1, 1) } + (0..<3).map { _ in rng.nextFloat(in: 0.5, 1.5) }
             + (0..<3).map { _ in rng.nextFloat(in: -1, 1) } + (0..<3).map { _ in rng.nextFloat(in: 0.5, 2) }
         for f in floats { withUnsafeBytes(of: f.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
@@ -77,7 +79,10 @@ final class ModelLoaderBatchNormTests: XCTestCase {
     func testKerasBatchNormsAttachWhenLoaded() throws {
         let path = TestData.fixture("keras/tiny_yolo_voc.keras").path
         let loaded = try ModelLoader.load(paths: [path])
-        XCTAssertEqual(loaded.layers.filter { if case .batchNorm = $0.kind { return true }; return false }.count, 0)
+        XCTAssertEqual(
+            loaded.layers.filter {
+                if case .batchNorm = $0.kind { return true }; return false
+            }.count, 0)
         XCTAssertEqual(loaded.layers.filter { $0.source.section == "Conv2D+BatchNormalization" }.count, 9)
     }
 }

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Which stand-alone batch norms `BatchNormAttachment` attaches, on small hand-built networks in
 /// both layer-naming conventions (Keras names: the BN layer goes; Darknet indices: it stays as an alias).
@@ -9,34 +10,42 @@ final class BatchNormAttachmentTests: XCTestCase {
     private func tensor(_ values: [Float]) -> WeightTensor { WeightTensor(shape: [values.count], values: values) }
 
     private var batchNorm: BatchNorm {
-        BatchNorm(gamma: tensor([2, 0.5]), beta: tensor([0.25, -1]), mean: tensor([1, -2]), variance: tensor([4, 0.25]),
-                  convention: EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt))
+        BatchNorm(
+            gamma: tensor([2, 0.5]), beta: tensor([0.25, -1]), mean: tensor([1, -2]), variance: tensor([4, 0.25]),
+            convention: EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt))
     }
 
     private func convolution(_ activation: Activation = .linear, batchNorm: BatchNorm? = nil) -> LayerKind {
-        .convolution(Convolution(inputChannels: 2, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
-                                 weights: WeightTensor(shape: [2, 2, 1, 1], values: [1, -0.5, 0.25, 2]), bias: tensor([0.1, -0.2]),
-                                 batchNorm: batchNorm, activation: activation))
+        .convolution(
+            Convolution(
+                inputChannels: 2, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+                weights: WeightTensor(shape: [2, 2, 1, 1], values: [1, -0.5, 0.25, 2]), bias: tensor([0.1, -0.2]),
+                batchNorm: batchNorm, activation: activation))
     }
 
     /// Layers named like the format names them; `layers` are (name, section, kind, inputs).
-    private func network(_ format: Network.SourceFormat, outputs: [Int] = [], input: ActivationShape = input,
-                         _ layers: [(String, String, LayerKind, [Int])]) throws -> Network {
+    private func network(
+        _ format: Network.SourceFormat, outputs: [Int] = [], input: ActivationShape = input,
+        _ layers: [(String, String, LayerKind, [Int])]
+    ) throws -> Network {
         var builder = NetworkBuilder(inputShape: input)
         for (name, section, kind, inputs) in layers {
             try builder.append(name: format == .darknet ? nil : name, kind: kind, inputs: inputs, source: LayerSource(file: "test", section: section))
         }
-        return Network(format: format, sourceFiles: ["test"], inputShape: input, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: outputs, epsilonConvention: .darknet)
+        return Network(
+            format: format, sourceFiles: ["test"], inputShape: input, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: outputs, epsilonConvention: .darknet)
     }
 
     /// conv (linear) -> bn -> relu.
     private func convBatchNormRelu(_ format: Network.SourceFormat, convActivation: Activation = .linear, outputs: [Int] = []) throws -> Network {
-        try network(format, outputs: outputs, [
-            ("conv", "Conv2D", convolution(convActivation), [Network.inputIndex]),
-            ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
-            ("relu", "Activation", .activation(.relu), [1]),
-        ])
+        try network(
+            format, outputs: outputs,
+            [
+                ("conv", "Conv2D", convolution(convActivation), [Network.inputIndex]),
+                ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
+                ("relu", "Activation", .activation(.relu), [1]),
+            ])
     }
 
     private func attachedBatchNorm(_ kind: LayerKind) -> BatchNorm? {
@@ -60,11 +69,13 @@ final class BatchNormAttachmentTests: XCTestCase {
     }
 
     func testKerasOutputOnTheBatchNormMovesToItsProducer() throws {
-        let net = try network(.keras, outputs: [1, 2], [
-            ("conv", "Conv2D", convolution(), [Network.inputIndex]),
-            ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
-            ("pool", "GlobalAveragePooling2D", .globalAveragePool, [Network.inputIndex]),
-        ])
+        let net = try network(
+            .keras, outputs: [1, 2],
+            [
+                ("conv", "Conv2D", convolution(), [Network.inputIndex]),
+                ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
+                ("pool", "GlobalAveragePooling2D", .globalAveragePool, [Network.inputIndex]),
+            ])
         let attached = BatchNormAttachment.apply(to: net)
         XCTAssertEqual(attached.layers.map(\.name), ["conv", "pool"])
         XCTAssertEqual(attached.outputs, [0, 1])
@@ -95,11 +106,13 @@ final class BatchNormAttachmentTests: XCTestCase {
 
     func testFullyConnectedProducerAttaches() throws {
         let fc = FullyConnected(inputCount: 3, outputCount: 2, weights: WeightTensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6]), bias: nil)
-        let net = try network(.keras, input: .vector(3), [
-            ("dense", "Dense", .fullyConnected(fc), [Network.inputIndex]),
-            ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
-            ("relu", "Activation", .activation(.relu), [1]),
-        ])
+        let net = try network(
+            .keras, input: .vector(3),
+            [
+                ("dense", "Dense", .fullyConnected(fc), [Network.inputIndex]),
+                ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
+                ("relu", "Activation", .activation(.relu), [1]),
+            ])
         XCTAssertEqual(BatchNormAttachment.attachments(in: net), [.init(batchNorm: 1, producer: 0)])
         XCTAssertEqual(BatchNormAttachment.apply(to: net).layers[0].source.section, "Dense+BatchNormalization")
     }
@@ -113,11 +126,13 @@ final class BatchNormAttachmentTests: XCTestCase {
     }
 
     func testProducerWithASecondConsumerDoesNotAttach() throws {
-        let net = try network(.keras, [
-            ("conv", "Conv2D", convolution(), [Network.inputIndex]),
-            ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
-            ("add", "Add", .sum(ElementwiseSum()), [0, 1]),
-        ])
+        let net = try network(
+            .keras,
+            [
+                ("conv", "Conv2D", convolution(), [Network.inputIndex]),
+                ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
+                ("add", "Add", .sum(ElementwiseSum()), [0, 1]),
+            ])
         XCTAssertEqual(BatchNormAttachment.attachments(in: net), [])
     }
 
@@ -128,18 +143,25 @@ final class BatchNormAttachmentTests: XCTestCase {
     }
 
     func testProducerThatIsNotConvolutionOrFullyConnectedDoesNotAttach() throws {
-        let net = try network(.keras, [
-            ("pool", "MaxPooling2D", .pooling(Pooling(kind: .max, kernelHeight: 1, kernelWidth: 1, strideY: 1, strideX: 1)), [Network.inputIndex]),
-            ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
-        ])
+        let net = try network(
+            .keras,
+            [
+                (
+                    "pool", "MaxPooling2D", .pooling(Pooling(kind: .max, kernelHeight: 1, kernelWidth: 1, strideY: 1, strideX: 1)),
+                    [Network.inputIndex]
+                ),
+                ("bn", "BatchNormalization", .batchNorm(batchNorm), [0]),
+            ])
         XCTAssertEqual(BatchNormAttachment.attachments(in: net), [])
     }
 
     func testProducerThatAlreadyHasABatchNormDoesNotAttachASecond() throws {
-        let net = try network(.darknet, [
-            ("conv", "[convolutional]", convolution(batchNorm: batchNorm), [Network.inputIndex]),
-            ("bn", "[batchnorm]", .batchNorm(batchNorm), [0]),
-        ])
+        let net = try network(
+            .darknet,
+            [
+                ("conv", "[convolutional]", convolution(batchNorm: batchNorm), [Network.inputIndex]),
+                ("bn", "[batchnorm]", .batchNorm(batchNorm), [0]),
+            ])
         XCTAssertEqual(BatchNormAttachment.attachments(in: net), [])
     }
 

@@ -1,16 +1,19 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 final class Float16HazardTests: XCTestCase {
     func testNamesOverflowingAndSubnormalChannels() throws {
         var builder = NetworkBuilder(inputShape: ActivationShape(channels: 1, height: 2, width: 2))
-        let conv = Convolution(inputChannels: 1, outputChannels: 3, kernelHeight: 1, kernelWidth: 1,
-                               weights: WeightTensor(shape: [3, 1, 1, 1], values: [1, 70000, 1e-6]),
-                               bias: WeightTensor(shape: [3], values: [0, 0, -1e5]))
+        let conv = Convolution(
+            inputChannels: 1, outputChannels: 3, kernelHeight: 1, kernelWidth: 1,
+            weights: WeightTensor(shape: [3, 1, 1, 1], values: [1, 70000, 1e-6]),
+            bias: WeightTensor(shape: [3], values: [0, 0, -1e5]))
         try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: "t", section: "[convolutional]"))
-        let network = Network(format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                               layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let network = Network(
+            format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
         let hazards = try Float16Hazard.scan(folded: network, outputs: [[0, 0, 0, 0, 7e4, 0, 0, 0, 0, 0, 0, 0]])
         XCTAssertEqual(hazards.first { $0.kind == .weightOverflow }?.channels, [1])
         XCTAssertEqual(hazards.first { $0.kind == .weightSubnormal }?.channels, [2])

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 final class FoldBatchNormTests: XCTestCase {
     /// The convolution as the fold pass leaves it.
@@ -42,14 +43,18 @@ final class FoldBatchNormTests: XCTestCase {
         XCTAssertEqual(try inside.weights.floats(), (0..<4).map { Float(w[$0] * sInside[$0 / 2]) })
         XCTAssertEqual(try outside.weights.floats(), (0..<4).map { Float(w[$0] * sOutside[$0 / 2]) })
         // b' = (beta - mean*s) + b*s
-        XCTAssertEqual(try inside.bias?.floats(), [Float((0.25 - 1 * sInside[0]) + 0.5 * sInside[0]), Float((-1 + 2 * sInside[1]) + 0.5 * sInside[1])])
+        XCTAssertEqual(
+            try inside.bias?.floats(), [Float((0.25 - 1 * sInside[0]) + 0.5 * sInside[0]), Float((-1 + 2 * sInside[1]) + 0.5 * sInside[1])])
         XCTAssertNotEqual(try inside.weights.floats(), try outside.weights.floats())
     }
 
     func testStandaloneBatchNormBecomesChannelAffine() throws {
-        let bn = BatchNorm(gamma: nil, beta: nil, mean: WeightTensor(shape: [1], values: [3]), variance: WeightTensor(shape: [1], values: [4]),
-                           convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt))
-        guard case .channelAffine(let affine) = try FoldBatchNorm.fold(.batchNorm(bn), reader: FloatSpanReader()) else { return XCTFail("expected channelAffine") }
+        let bn = BatchNorm(
+            gamma: nil, beta: nil, mean: WeightTensor(shape: [1], values: [3]), variance: WeightTensor(shape: [1], values: [4]),
+            convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt))
+        guard case .channelAffine(let affine) = try FoldBatchNorm.fold(.batchNorm(bn), reader: FloatSpanReader()) else {
+            return XCTFail("expected channelAffine")
+        }
         XCTAssertEqual(try affine.scale.floats(), [0.5])
         XCTAssertEqual(try affine.shift.floats(), [-1.5])
     }
@@ -83,17 +88,20 @@ final class FoldBatchNormNetworkTests: XCTestCase {
             let weights = WeightTensor(shape: [2, 2, 1, 1], values: (0..<4).map { _ in rng.nextFloat(in: -1, 1) })
             // The fold reads the batch-norm statistics (the weights only when they are used): a file that is
             // not there fails it at that layer.
-            let mean = broken == i
+            let mean =
+                broken == i
                 ? WeightTensor(shape: [2], span: FileSpan(path: "/nonexistent/w.weights", byteOffset: 0, count: 2))
                 : WeightTensor(shape: [2], values: [0.2, 0.3])
-            let bn = BatchNorm(gamma: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 1]), beta: WeightTensor(shape: [2], values: [0.1, -0.1]),
-                               mean: mean, variance: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 2]),
-                               convention: .darknet)
+            let bn = BatchNorm(
+                gamma: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 1]), beta: WeightTensor(shape: [2], values: [0.1, -0.1]),
+                mean: mean, variance: WeightTensor(shape: [2], values: [rng.nextFloat(in: 0.5, 1.5), 2]),
+                convention: .darknet)
             let conv = Convolution(inputChannels: 2, outputChannels: 2, kernelHeight: 1, kernelWidth: 1, weights: weights, bias: nil, batchNorm: bn)
             try builder.append(kind: .convolution(conv), inputs: [i - 1], source: LayerSource(file: "n.cfg", section: "[convolutional]"))
         }
-        return Network(format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        return Network(
+            format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
     }
 
     func testWholeNetworkEqualsLayerByLayerFold() throws {
@@ -101,7 +109,8 @@ final class FoldBatchNormNetworkTests: XCTestCase {
         let folded = try FoldBatchNorm.apply(to: net)
         XCTAssertEqual(folded.layers.count, net.layers.count)
         for (a, b) in zip(folded.layers, net.layers) {
-            guard case .convolution(let got) = a.kind, case .convolution(let expected) = try FoldBatchNorm.fold(b.kind, reader: FloatSpanReader()) else {
+            guard case .convolution(let got) = a.kind, case .convolution(let expected) = try FoldBatchNorm.fold(b.kind, reader: FloatSpanReader())
+            else {
                 return XCTFail()
             }
             XCTAssertNil(got.batchNorm)

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class FoldPlanTests: XCTestCase {
     private func batchNorm(channels: Int, seed: UInt64) -> BatchNorm {
@@ -16,12 +17,15 @@ final class FoldPlanTests: XCTestCase {
     private func convolutionLayer(outputs: Int, bnChannels: Int) throws -> Network {
         var builder = NetworkBuilder(inputShape: ActivationShape(channels: 3, height: 4, width: 4))
         var rng = SplitMix64(seed: 11)
-        let conv = Convolution(inputChannels: 3, outputChannels: outputs, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [outputs, 3, 3, 3], values: (0..<(outputs * 27)).map { _ in rng.nextFloat(in: -1, 1) }),
-                               bias: nil, batchNorm: batchNorm(channels: bnChannels, seed: 5))
-        try builder.append(kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: "plan.cfg", section: "[convolutional]", line: 3))
-        return Network(format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: [], epsilonConvention: .darknet)
+        let conv = Convolution(
+            inputChannels: 3, outputChannels: outputs, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [outputs, 3, 3, 3], values: (0..<(outputs * 27)).map { _ in rng.nextFloat(in: -1, 1) }),
+            bias: nil, batchNorm: batchNorm(channels: bnChannels, seed: 5))
+        try builder.append(
+            kind: .convolution(conv), inputs: [Network.inputIndex], source: LayerSource(file: "plan.cfg", section: "[convolutional]", line: 3))
+        return Network(
+            format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: [], epsilonConvention: .darknet)
     }
 
     func testSizeMismatchIsOneErrorNamingTheLayerOnEveryPath() throws {
@@ -61,8 +65,9 @@ final class FoldPlanTests: XCTestCase {
                 var first = 0
                 while first < outputs {
                     let end = min(outputs, first + rowsPerChunk)
-                    try RowScale.apply(scale, to: UnsafeMutableBufferPointer(rebasing: all[(first * rowLength)..<(end * rowLength)]),
-                                       firstRow: first, rowLength: rowLength)
+                    try RowScale.apply(
+                        scale, to: UnsafeMutableBufferPointer(rebasing: all[(first * rowLength)..<(end * rowLength)]),
+                        firstRow: first, rowLength: rowLength)
                     first = end
                 }
             }
@@ -72,7 +77,8 @@ final class FoldPlanTests: XCTestCase {
         // chunks (as convert streams them) and whole (as verify runs them) are the same bytes.
         let file = try TestData.temporaryDirectory().appendingPathComponent("w.bin")
         try Data(weights.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) }).write(to: file)
-        let spanned = try plan.folded(WeightTensor(shape: [outputs, rowLength], span: FileSpan(path: file.path, byteOffset: 0, count: weights.count)))
+        let spanned = try plan.folded(
+            WeightTensor(shape: [outputs, rowLength], span: FileSpan(path: file.path, byteOffset: 0, count: weights.count)))
         guard case .scaledFile = spanned.storage else { return XCTFail("a file-backed tensor is folded lazily") }
         XCTAssertEqual(try spanned.floats().map(\.bitPattern), whole.map(\.bitPattern))
         let reader = FloatSpanReader()
@@ -82,8 +88,9 @@ final class FoldPlanTests: XCTestCase {
                 var first = 0
                 while first < outputs {
                     let end = min(outputs, first + rowsPerChunk)
-                    try reader.readRows(of: spanned, firstRow: first, rowLength: rowLength,
-                                        into: UnsafeMutableBufferPointer(rebasing: all[(first * rowLength)..<(end * rowLength)]))
+                    try reader.readRows(
+                        of: spanned, firstRow: first, rowLength: rowLength,
+                        into: UnsafeMutableBufferPointer(rebasing: all[(first * rowLength)..<(end * rowLength)]))
                     first = end
                 }
             }

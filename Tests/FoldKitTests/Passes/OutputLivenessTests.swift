@@ -1,6 +1,7 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// `OutputLiveness`: the last reader of every output on route/shortcut graphs, and that releasing by it
 /// never drops an output a later layer still reads.

@@ -1,7 +1,8 @@
 import FoldKitBlobFormat
-@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// `WeightHealthCheck`: which values it reports under each epsilon convention, and where it says
 /// they are (element index, coordinates, byte offset in a Darknet .weights file).
@@ -22,13 +23,15 @@ final class WeightHealthCheckTests: XCTestCase {
         XCTAssertNil(WeightHealthCheck.problem(of: 0, role: .variance, convention: inside))
         XCTAssertNil(WeightHealthCheck.problem(of: -5e-6, role: .variance, convention: inside))
         XCTAssertEqual(WeightHealthCheck.problem(of: -2e-5, role: .variance, convention: inside), .nonPositiveVariance)
-        XCTAssertEqual(WeightHealthCheck.problem(of: 0, role: .variance, convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt)),
-                       .nonPositiveVariance)
+        XCTAssertEqual(
+            WeightHealthCheck.problem(of: 0, role: .variance, convention: EpsilonConvention(epsilon: 0, placement: .insideSqrt)),
+            .nonPositiveVariance)
         // Outside: sqrt(var) + eps needs var >= 0 (the epsilon cannot rescue a negative variance).
         XCTAssertNil(WeightHealthCheck.problem(of: 0, role: .variance, convention: outside))
         XCTAssertEqual(WeightHealthCheck.problem(of: -1e-30, role: .variance, convention: outside), .nonPositiveVariance)
-        XCTAssertEqual(WeightHealthCheck.problem(of: 0, role: .variance, convention: EpsilonConvention(epsilon: 0, placement: .outsideSqrt)),
-                       .nonPositiveVariance)
+        XCTAssertEqual(
+            WeightHealthCheck.problem(of: 0, role: .variance, convention: EpsilonConvention(epsilon: 0, placement: .outsideSqrt)),
+            .nonPositiveVariance)
     }
 
     /// A file-backed tensor longer than one scan chunk: the finding past the chunk boundary carries
@@ -36,13 +39,13 @@ final class WeightHealthCheckTests: XCTestCase {
     func testFileBackedFindingsNameElementAndByteAcrossChunks() throws {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inputs = 400, outputs = 200                       // 80,000 weights: more than one 65,536-value chunk
+        let inputs = 400, outputs = 200  // 80,000 weights: more than one 65,536-value chunk
         let cfg = folder.appendingPathComponent("wide.cfg"), weights = folder.appendingPathComponent("wide.weights")
         try "[net]\ninputs=\(inputs)\n\n[connected]\noutput=\(outputs)\nactivation=linear\n".write(to: cfg, atomically: true, encoding: .utf8)
         var floats = [Float](repeating: 0.25, count: outputs + outputs * inputs)
-        let late = outputs + 70_001                           // weights element 70,001 = row 175, column 1
+        let late = outputs + 70_001  // weights element 70,001 = row 175, column 1
         floats[late] = .infinity
-        floats[3] = .nan                                      // bias element 3
+        floats[3] = .nan  // bias element 3
         var data = Data([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8))
         floats.withUnsafeBytes { data.append(contentsOf: $0) }
         try data.write(to: weights)

@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// What `ProcessTuning.apply()` changes in the process: malloc keeps freed blocks, and OpenBLAS runs on
 /// one thread, each only when asked. Each test leaves the process's settings as it found them.
@@ -9,30 +10,30 @@ final class ProcessTuningTests: XCTestCase {
     /// faults (glibc's default maps blocks this big with their own mmap: 12 288 fresh pages on every allocation).
     func testKeepingFreedMemoryReusesBigBlocksWithoutPageFaults() throws {
         #if os(Linux)
-        if DynamicSymbol.address(of: "__asan_init") != nil { throw XCTSkip("AddressSanitizer replaces glibc malloc") }
-        let applied = ProcessTuning(keepsFreedMemory: true).apply()
-        // glibc's starting values back afterwards (128 KiB each, DEFAULT_MMAP_THRESHOLD_MIN and
-        // DEFAULT_TRIM_THRESHOLD in glibc's malloc.c); only its dynamic raising of the mmap threshold stays off.
-        defer { Self.setMallocThresholds(mmap: 128 << 10, trim: 128 << 10) }
-        XCTAssertTrue(applied.keepsFreedMemory, "glibc should accept both thresholds")
-        let size = 48 << 20
-        func touchFreshBlock() {
-            let block = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-            for offset in stride(from: 0, to: size, by: 4096) { block[offset] = 1 }
-            block.deallocate()
-        }
-        func minorFaults() -> Int {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)  // XCTest runs one test at a time
-            return usage.ru_minflt
-        }
-        touchFreshBlock()
-        let before = minorFaults()
-        touchFreshBlock()
-        let faults = minorFaults() - before
-        XCTAssertLessThan(faults, 1000, "the second 48 MiB block faulted \(faults) pages")
+            if DynamicSymbol.address(of: "__asan_init") != nil { throw XCTSkip("AddressSanitizer replaces glibc malloc") }
+            let applied = ProcessTuning(keepsFreedMemory: true).apply()
+            // glibc's starting values back afterwards (128 KiB each, DEFAULT_MMAP_THRESHOLD_MIN and
+            // DEFAULT_TRIM_THRESHOLD in glibc's malloc.c); only its dynamic raising of the mmap threshold stays off.
+            defer { Self.setMallocThresholds(mmap: 128 << 10, trim: 128 << 10) }
+            XCTAssertTrue(applied.keepsFreedMemory, "glibc should accept both thresholds")
+            let size = 48 << 20
+            func touchFreshBlock() {
+                let block = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+                for offset in stride(from: 0, to: size, by: 4096) { block[offset] = 1 }
+                block.deallocate()
+            }
+            func minorFaults() -> Int {
+                var usage = rusage()
+                getrusage(RUSAGE_SELF.rawValue, &usage)  // XCTest runs one test at a time
+                return usage.ru_minflt
+            }
+            touchFreshBlock()
+            let before = minorFaults()
+            touchFreshBlock()
+            let faults = minorFaults() - before
+            XCTAssertLessThan(faults, 1000, "the second 48 MiB block faulted \(faults) pages")
         #else
-        throw XCTSkip("glibc malloc only")
+            throw XCTSkip("glibc malloc only")
         #endif
     }
 

@@ -1,6 +1,7 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// Small helpers for the executor tests: building networks in code and seeded values.
 enum RuntimeTestSupport {
@@ -10,8 +11,9 @@ enum RuntimeTestSupport {
     static func network(input: ActivationShape, outputs: [Int] = [], _ build: (inout NetworkBuilder) throws -> Void) throws -> Network {
         var builder = NetworkBuilder(inputShape: input)
         try build(&builder)
-        return Network(format: .darknet, sourceFiles: ["test.cfg"], inputShape: input, inputOrder: .channelsFirst,
-                       layers: builder.layers, outputs: outputs, epsilonConvention: .darknet)
+        return Network(
+            format: .darknet, sourceFiles: ["test.cfg"], inputShape: input, inputOrder: .channelsFirst,
+            layers: builder.layers, outputs: outputs, epsilonConvention: .darknet)
     }
 
     /// A one-layer network.
@@ -21,9 +23,9 @@ enum RuntimeTestSupport {
 
     /// Deterministic values in [-1, 1) (a 64-bit LCG, so the tests do not depend on the platform's RNG).
     static func seeded(_ count: Int, seed: UInt64 = 1) -> [Float] {
-        var state = seed &* 6364136223846793005 &+ 1442695040888963407
+        var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Float(Int64(state >> 40) - (1 << 23)) / Float(1 << 23)
         }
     }
@@ -34,16 +36,20 @@ enum RuntimeTestSupport {
     /// cores by FoldKit (`ProductThreading.splitAcrossCores`, what `foldkit` runs). It also runs with the
     /// products threaded by the BLAS (`.library`), which must agree: the BLAS's kernels treat the edges of a
     /// split product differently, so the two differ by rounding only (`bothThreadings` bounds it).
-    static func runDouble(_ network: Network, input: [Float], options: ExecutorOptions = .init(),
-                          file: StaticString = #filePath, line: UInt = #line) throws -> [Double] {
+    static func runDouble(
+        _ network: Network, input: [Float], options: ExecutorOptions = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [Double] {
         try bothThreadings(options, roundingBound: 1e-10, file: file, line: line) {
             try Executor<Double>(network: network, options: $0).run(input: input.map(Double.init)).last ?? []
         }
     }
 
     /// As `runDouble`, in float32.
-    static func runFloat(_ network: Network, input: [Float], options: ExecutorOptions = .init(),
-                         file: StaticString = #filePath, line: UInt = #line) throws -> [Float] {
+    static func runFloat(
+        _ network: Network, input: [Float], options: ExecutorOptions = .init(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [Float] {
         try bothThreadings(options, roundingBound: 1e-4, file: file, line: line) {
             try Executor<Float>(network: network, options: $0).run(input: input).last ?? []
         }
@@ -74,8 +80,10 @@ enum RuntimeTestSupport {
 
     /// `|actual - expected| <= tolerance` everywhere, through the shared comparison (NaN, infinity and
     /// count mismatches fail).
-    static func assertClose<T: BinaryFloatingPoint>(_ actual: [T], _ expected: [Double], tolerance: Double,
-                                                    file: StaticString = #filePath, line: UInt = #line) {
+    static func assertClose<T: BinaryFloatingPoint>(
+        _ actual: [T], _ expected: [Double], tolerance: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         FoldKitTestSupport.assertClose(actual, expected, atol: tolerance, file: file, line: line)
     }
 }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitCore
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// What `AtomicOutputDirectory` may replace, and that a commit or discard leaves nothing beside the
 /// destination (Docs/Security.md, "Output safety").
@@ -60,10 +61,11 @@ final class AtomicOutputDirectoryTests: XCTestCase {
     func testAFailingBodyLeavesNoTemporaryFolderAndUnregistersIt() throws {
         struct Failure: Error {}
         let out = parent.appendingPathComponent("out")
-        XCTAssertThrowsError(try AtomicOutputDirectory.write(to: out) { folder in
-            try Data("half".utf8).write(to: try folder.url(for: "a.bin"))
-            throw Failure()
-        })
+        XCTAssertThrowsError(
+            try AtomicOutputDirectory.write(to: out) { folder in
+                try Data("half".utf8).write(to: try folder.url(for: "a.bin"))
+                throw Failure()
+            })
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [])
         XCTAssertTrue(PendingTemporaryItems.registered.allSatisfy { !$0.path.hasPrefix(parent.path) }, "nothing of ours still registered")
     }

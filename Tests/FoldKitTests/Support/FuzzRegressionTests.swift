@@ -2,8 +2,9 @@ import FoldKitCore
 import FoldKitKeras
 import FoldKitTestSupport
 import Foundation
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Inputs the libFuzzer targets (Fuzz/Targets) once crashed or leaked on, kept in
 /// Fixtures/malformed/fuzz/<target>/ (Docs/Security.md, "Fuzzing and sanitizers"). Each must now

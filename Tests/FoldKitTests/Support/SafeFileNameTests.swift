@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Names taken from model files become file names that stay inside the output folder, fit NAME_MAX
 /// and do not collide, also on case-insensitive file systems (Docs/Security.md, "Name sanitising").
@@ -56,6 +57,7 @@ final class SafeFileNameTests: XCTestCase {
         for hostile in ["../escape.bin", "/etc/passwd", "..", ".", "", "a\0b"] {
             XCTAssertThrowsError(try folder.url(for: hostile), hostile.debugDescription)
         }
-        XCTAssertEqual(try folder.url(for: "conv0_W.bin").deletingLastPathComponent().standardizedFileURL.path, folder.temporary.standardizedFileURL.path)
+        XCTAssertEqual(
+            try folder.url(for: "conv0_W.bin").deletingLastPathComponent().standardizedFileURL.path, folder.temporary.standardizedFileURL.path)
     }
 }

@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// A source file rewritten between the snapshot and the check is reported, naming the file.
 final class SourceFileSnapshotTests: XCTestCase {

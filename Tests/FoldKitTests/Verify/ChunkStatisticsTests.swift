@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// The vectorised passes (CDeviationScan) against a scalar Swift evaluation of the same definitions
 /// (`elementDeviation` per element, four lane sums per block, first index of the largest deviation), on
@@ -59,19 +60,23 @@ final class ChunkStatisticsTests: XCTestCase {
         let second = byCount.count > 1 ? byCount.last! : first
         let (firstValues, secondValues) = ref.withUnsafeBufferPointer { r in
             cand.withUnsafeBufferPointer { c in
-                ChunkStatistics.gather(r, c, elements: range, buckets: (first, second),
-                                       counts: (Int(e.counts[first]!), Int(e.counts[second]!)))
+                ChunkStatistics.gather(
+                    r, c, elements: range, buckets: (first, second),
+                    counts: (Int(e.counts[first]!), Int(e.counts[second]!)))
             }
         }
         let deviations = range.map { elementDeviation(ref[$0], Double(cand[$0])) }
         XCTAssertEqual(firstValues.map(\.bitPattern), deviations.filter { RadixHistogram.bucket($0) == first }.map(\.bitPattern), "\(name): gather")
-        XCTAssertEqual(secondValues.map(\.bitPattern),
-                       second == first ? [] : deviations.filter { RadixHistogram.bucket($0) == second }.map(\.bitPattern), "\(name): gather second")
+        XCTAssertEqual(
+            secondValues.map(\.bitPattern),
+            second == first ? [] : deviations.filter { RadixHistogram.bucket($0) == second }.map(\.bitPattern), "\(name): gather second")
     }
 
     // 0x1p-1030 is a subnormal.
-    private let specials: [Double] = [.nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, 0x1p-1030, .greatestFiniteMagnitude,
-                                      -.greatestFiniteMagnitude, 3.4e38, -3.4e38, 1, -1]
+    private let specials: [Double] = [
+        .nan, .infinity, -.infinity, -0.0, 0, .leastNonzeroMagnitude, 0x1p-1030, .greatestFiniteMagnitude,
+        -.greatestFiniteMagnitude, 3.4e38, -3.4e38, 1, -1,
+    ]
 
     /// Reference, candidate and control: ordinary values, and with `specials` also a fifth of the elements
     /// replaced by pairings of special values.

@@ -1,6 +1,7 @@
-@testable import FoldKit
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// The control-based verdict of `Verifier.verify` on small networks built in code: a clamp after a large
 /// layer raises no false alarm, fold errors are caught at the layer that makes them in float32 and with
@@ -11,16 +12,18 @@ final class ControlToleranceTests: XCTestCase {
 
     private func batchNorm(_ channels: Int, seed: UInt64) -> BatchNorm {
         let r = S.seeded(4 * channels, seed: seed)
-        return BatchNorm(gamma: S.tensor(r[0..<channels].map { 1 + 0.4 * $0 }), beta: S.tensor(r[channels..<(2 * channels)].map { 0.5 * $0 }),
-                         mean: S.tensor(r[(2 * channels)..<(3 * channels)].map { 0.3 * $0 }),
-                         variance: S.tensor(r[(3 * channels)...].map { 0.8 + 0.5 * $0 }), convention: .darknet)
+        return BatchNorm(
+            gamma: S.tensor(r[0..<channels].map { 1 + 0.4 * $0 }), beta: S.tensor(r[channels..<(2 * channels)].map { 0.5 * $0 }),
+            mean: S.tensor(r[(2 * channels)..<(3 * channels)].map { 0.3 * $0 }),
+            variance: S.tensor(r[(3 * channels)...].map { 0.8 + 0.5 * $0 }), convention: .darknet)
     }
 
     private func convolution(_ input: Int, _ output: Int, scale: Float, seed: UInt64, activation: Activation) -> LayerKind {
-        .convolution(Convolution(
-            inputChannels: input, outputChannels: output, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-            weights: WeightTensor(shape: [output, input, 3, 3], values: S.seeded(output * input * 9, seed: seed).map { $0 * scale }),
-            bias: nil, batchNorm: batchNorm(output, seed: seed + 100), activation: activation))
+        .convolution(
+            Convolution(
+                inputChannels: input, outputChannels: output, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                weights: WeightTensor(shape: [output, input, 3, 3], values: S.seeded(output * input * 9, seed: seed).map { $0 * scale }),
+                bias: nil, batchNorm: batchNorm(output, seed: seed + 100), activation: activation))
     }
 
     /// conv (outputs up to ~30) -> relu6 -> conv -> shortcut with the relu6 output -> logistic.
@@ -40,7 +43,8 @@ final class ControlToleranceTests: XCTestCase {
     private func scaleChannel(_ network: Network, layer: Int, channel: Int, by factor: Float) throws -> Network {
         var network = network
         guard case .convolution(var c) = network.layers[layer].kind else {
-            throw FixtureProblem("the test network of ControlToleranceTests", "layer \(layer) is \(network.layers[layer].kind.typeName), not a convolution")
+            throw FixtureProblem(
+                "the test network of ControlToleranceTests", "layer \(layer) is \(network.layers[layer].kind.typeName), not a convolution")
         }
         var w = try c.weights.floats()
         let per = w.count / c.outputChannels
@@ -57,7 +61,8 @@ final class ControlToleranceTests: XCTestCase {
     func testClampCarriesItsInputsAllowanceAndPasses() throws {
         let network = try clampNetwork()
         for float16 in [false, true] {
-            let report = try Verifier.verify(original: network, folded: FoldBatchNorm.apply(to: network), input: input, options: .init(float16: float16))
+            let report = try Verifier.verify(
+                original: network, folded: FoldBatchNorm.apply(to: network), input: input, options: .init(float16: float16))
             XCTAssertTrue(report.passed, report.text())
             for verdict in report.precisions {
                 let conv = verdict.layers[0], clamp = verdict.layers[1], sum = verdict.layers[3]
@@ -65,7 +70,8 @@ final class ControlToleranceTests: XCTestCase {
                 XCTAssertLessThanOrEqual(clamp.maxAbsReference, 6)
                 XCTAssertEqual(clamp.allowedBy, "carried")
                 XCTAssertGreaterThanOrEqual(clamp.allowed, conv.allowed, "|relu6'| <= 1 carries the input's absolute allowance")
-                XCTAssertGreaterThanOrEqual(try XCTUnwrap(sum.carried), verdict.layers[2].allowed + clamp.allowed, "a shortcut adds its inputs' allowances")
+                XCTAssertGreaterThanOrEqual(
+                    try XCTUnwrap(sum.carried), verdict.layers[2].allowed + clamp.allowed, "a shortcut adds its inputs' allowances")
                 XCTAssertNil(verdict.layers[2].carried, "a convolution can grow an error: nothing is carried through it")
             }
         }
@@ -110,15 +116,21 @@ final class ControlToleranceTests: XCTestCase {
     /// A 1x1 layer whose batch norm multiplies by 70000: float32 passes; float16 storage overflows in the
     /// control and the candidate alike, fails, and names the range hazard as the cause.
     func testFloat16OverflowIsNamedAsTheCause() throws {
-        let bn = BatchNorm(gamma: S.tensor([70000, 1]), beta: S.tensor([0, 0]), mean: S.tensor([0, 0]), variance: S.tensor([1 - 1e-5, 1 - 1e-5]), convention: .darknet)
+        let bn = BatchNorm(
+            gamma: S.tensor([70000, 1]), beta: S.tensor([0, 0]), mean: S.tensor([0, 0]), variance: S.tensor([1 - 1e-5, 1 - 1e-5]),
+            convention: .darknet)
         let network = try S.network(input: ActivationShape(channels: 1, height: 4, width: 4), outputs: [0]) { b in
-            try b.append(kind: .convolution(Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
-                                                        weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 1]), bias: nil, batchNorm: bn)),
-                         inputs: [Network.inputIndex], source: S.source)
+            try b.append(
+                kind: .convolution(
+                    Convolution(
+                        inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+                        weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 1]), bias: nil, batchNorm: bn)),
+                inputs: [Network.inputIndex], source: S.source)
         }
         let values = (0..<16).map { Float($0) / 15 }
-        let report = try Verifier.verify(original: network, folded: FoldBatchNorm.apply(to: network), input: ModelInput(values: values, origin: "ramp"),
-                                         options: .init(float16: true))
+        let report = try Verifier.verify(
+            original: network, folded: FoldBatchNorm.apply(to: network), input: ModelInput(values: values, origin: "ramp"),
+            options: .init(float16: true))
         XCTAssertFalse(report.passed)
         XCTAssertTrue(report.precisions[0].pass, "float32 holds 70000")
         XCTAssertFalse(report.precisions[1].pass)
@@ -130,8 +142,10 @@ final class ControlToleranceTests: XCTestCase {
     }
 
     func testLipschitzClassification() {
-        for a: Activation in [.relu, .relu6, .logistic, .tanh, .hardSigmoid, .leaky(slope: 0.1), .linear, .softplus, .hardMish, .elu(alpha: 1),
-                              .clippedRelu(maxValue: 6, negativeSlope: 0, threshold: 0)] {
+        for a: Activation in [
+            .relu, .relu6, .logistic, .tanh, .hardSigmoid, .leaky(slope: 0.1), .linear, .softplus, .hardMish, .elu(alpha: 1),
+            .clippedRelu(maxValue: 6, negativeSlope: 0, threshold: 0),
+        ] {
             XCTAssertNotNil(ToleranceBudget.lipschitzBound(a), a.name)
         }
         for a: Activation in [.swish, .mish, .gelu, .kerasSelu, .leaky(slope: 1.5), .elu(alpha: 2)] {

@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 final class LayerDeviationTests: XCTestCase {
     private func layer(_ count: Int) throws -> Layer {
@@ -95,8 +96,10 @@ final class LayerDeviationTests: XCTestCase {
         let candidate = reference.map { Float($0 + (rng.nextUnit() - 0.5) * 1e-4) }
         var control = reference.map { Float($0 + (rng.nextUnit() - 0.5) * 1e-5) }
         control[299_999] = Float(reference[299_999] + 0.25)
-        for (ref, cand, ctl) in [(reference, candidate, control), ([1.0, -2, 3], [Float(1), -2, 3], [Float(1), .nan, 3]),
-                                 ([1.0, -2, 3], [Float(1.5), -2, 3], [Float(1), -2, .infinity])] {
+        for (ref, cand, ctl) in [
+            (reference, candidate, control), ([1.0, -2, 3], [Float(1), -2, 3], [Float(1), .nan, 3]),
+            ([1.0, -2, 3], [Float(1.5), -2, 3], [Float(1), -2, .infinity]),
+        ] {
             let fused = LayerDeviation.measure(layer: try layer(ref.count), reference: ref, candidate: cand, control: ctl)
             let alone = LayerDeviation.measure(layer: try layer(ref.count), reference: ref, candidate: cand)
             XCTAssertEqual(fused.deviation, alone)

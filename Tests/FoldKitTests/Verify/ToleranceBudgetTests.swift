@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// The analytic parts of verify's per-layer tolerance, recomputed by hand from the documented formula
 /// (Sources/FoldKit/Verify/ToleranceBudget.swift, Docs/Verify.md "Tolerance"):
@@ -21,18 +22,25 @@ final class ToleranceBudgetTests: XCTestCase {
     /// 8 leaky (of 6)                  K = 1
     private func network() throws -> Network {
         func conv(_ i: Int, _ o: Int, groups: Int) -> LayerKind {
-            .convolution(Convolution(inputChannels: i, outputChannels: o, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1), groups: groups,
-                                     weights: WeightTensor(shape: [o, i / groups, 3, 3], values: S.seeded(o * i / groups * 9)), bias: S.tensor(S.seeded(o))))
+            .convolution(
+                Convolution(
+                    inputChannels: i, outputChannels: o, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1), groups: groups,
+                    weights: WeightTensor(shape: [o, i / groups, 3, 3], values: S.seeded(o * i / groups * 9)), bias: S.tensor(S.seeded(o))))
         }
         return try S.network(input: ActivationShape(channels: 3, height: 8, width: 8)) { b in
             let c0 = try b.append(kind: conv(3, 4, groups: 1), inputs: [Network.inputIndex], source: S.source)
-            let p1 = try b.append(kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
-            let p2 = try b.append(kind: .pooling(Pooling(kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
+            let p1 = try b.append(
+                kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
+            let p2 = try b.append(
+                kind: .pooling(Pooling(kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
             let s3 = try b.append(kind: .sum(ElementwiseSum()), inputs: [p1, p2], source: S.source)
             let c4 = try b.append(kind: conv(4, 4, groups: 2), inputs: [s3], source: S.source)
             let g5 = try b.append(kind: .globalAveragePool, inputs: [c4], source: S.source)
-            let f6 = try b.append(kind: .fullyConnected(FullyConnected(inputCount: 4, outputCount: 3, weights: WeightTensor(shape: [3, 4], values: S.seeded(12)),
-                                                                         bias: nil)), inputs: [g5], source: S.source)
+            let f6 = try b.append(
+                kind: .fullyConnected(
+                    FullyConnected(
+                        inputCount: 4, outputCount: 3, weights: WeightTensor(shape: [3, 4], values: S.seeded(12)),
+                        bias: nil)), inputs: [g5], source: S.source)
             try b.append(kind: .softmax(.flattened(groups: 1)), inputs: [f6], source: S.source)
             try b.append(kind: .activation(.leaky(slope: 0.1)), inputs: [f6], source: S.source)
         }
@@ -48,8 +56,9 @@ final class ToleranceBudgetTests: XCTestCase {
         let net = try network()
         let k: [Double] = [27, 1, 4, 2, 18, 16, 4, 3, 1]
         for (i, layer) in net.layers.enumerated() {
-            XCTAssertEqual(ToleranceBudget.floorCoefficient(layer, network: net, precision: .float32), 16 * 0x1.0p-24 * k[i].squareRoot(),
-                           accuracy: 1e-15, "layer \(i)")
+            XCTAssertEqual(
+                ToleranceBudget.floorCoefficient(layer, network: net, precision: .float32), 16 * 0x1.0p-24 * k[i].squareRoot(),
+                accuracy: 1e-15, "layer \(i)")
             XCTAssertEqual(ToleranceBudget.floorCoefficient(layer, network: net, precision: .float16Storage), 16 * 0x1.0p-11, "layer \(i)")
         }
         // Spot value written out: 16 * 2^-24 * sqrt(27) = 4.95544e-6.

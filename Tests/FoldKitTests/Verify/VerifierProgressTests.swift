@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// `Verifier.verify` reports each layer as every (lockstep) pass has computed it, in order, ending at the layer count.
 final class VerifierProgressTests: XCTestCase {
@@ -7,13 +8,16 @@ final class VerifierProgressTests: XCTestCase {
 
     func testEveryPassReportsEveryLayerInOrder() throws {
         let shape = ActivationShape(channels: 3, height: 6, width: 5)
-        let bn = BatchNorm(gamma: S.tensor([1.5, 0.5, 1]), beta: S.tensor([0, 0.25, -0.5]), mean: S.tensor([0.1, 0, -0.2]),
-                           variance: S.tensor([0.5, 2, 1]), convention: .darknet)
+        let bn = BatchNorm(
+            gamma: S.tensor([1.5, 0.5, 1]), beta: S.tensor([0, 0.25, -0.5]), mean: S.tensor([0.1, 0, -0.2]),
+            variance: S.tensor([0.5, 2, 1]), convention: .darknet)
         let network = try S.network(input: shape, outputs: [1]) { builder in
-            let conv = try builder.append(kind: .convolution(Convolution(
-                inputChannels: 3, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                weights: WeightTensor(shape: [3, 3, 3, 3], values: S.seeded(81, seed: 4)), bias: nil, batchNorm: bn,
-                activation: .leaky(slope: 0.1))), inputs: [Network.inputIndex], source: S.source)
+            let conv = try builder.append(
+                kind: .convolution(
+                    Convolution(
+                        inputChannels: 3, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                        weights: WeightTensor(shape: [3, 3, 3, 3], values: S.seeded(81, seed: 4)), bias: nil, batchNorm: bn,
+                        activation: .leaky(slope: 0.1))), inputs: [Network.inputIndex], source: S.source)
             try builder.append(kind: .sum(ElementwiseSum(activation: .linear)), inputs: [conv, Network.inputIndex], source: S.source)
         }
         var events: [(pass: String, done: Int, total: Int)] = []

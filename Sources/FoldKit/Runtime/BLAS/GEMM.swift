@@ -1,7 +1,7 @@
 #if canImport(Accelerate)
-import Accelerate
+    import Accelerate
 #else
-import CBLAS
+    import CBLAS
 #endif
 
 /// Matrix products through cblas: OpenBLAS (module `CBLAS`) on Linux, Accelerate on Apple platforms.

@@ -42,8 +42,10 @@ struct GEMMPartition: Equatable {
     /// in elements from the starts of A, B and C for row-major storage with leading dimensions lda, ldb, ldc
     /// (op(A) rows i0.. start at i0 * lda, or at i0 when A is transposed; op(B) columns j0.. at j0, or at
     /// j0 * ldb when B is transposed).
-    func run(m: Int, n: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int,
-             _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void) {
+    func run(
+        m: Int, n: Int, transposeA: Bool, transposeB: Bool, lda: Int, ldb: Int, ldc: Int,
+        _ block: (_ aOffset: Int, _ bOffset: Int, _ cOffset: Int, _ rows: Int, _ columns: Int) -> Void
+    ) {
         Parallel.fork(ranges.count) { part in
             let range = ranges[part]
             switch axis {

@@ -30,7 +30,9 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         self.geometry = geometry
         let count = conv.outputChannels * (conv.inputChannels / conv.groups) * conv.kernelHeight * conv.kernelWidth
         epilogue = ChannelEpilogue(
-            bias: try conv.bias.map { try scalarParameters($0, count: conv.outputChannels, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
+            bias: try conv.bias.map {
+                try scalarParameters($0, count: conv.outputChannels, role: .bias, layer: layer, roundToHalf: options.float16Storage)
+            },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
         path = Self.path(for: conv, geometry: geometry)
@@ -39,8 +41,12 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
             let floats: [Float] = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             weights = []
-            winograd = path == .winograd ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
-            winogradF4 = path == .winogradF4 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
+            winograd =
+                path == .winograd
+                ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
+            winogradF4 =
+                path == .winogradF4
+                ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
         } else {
             weights = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
             winograd = nil
@@ -69,10 +75,14 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             let schedule = Im2ColSchedule(geometry: geometry, scalarBytes: MemoryLayout<Scalar>.stride)
             if schedule.blockCount > 1 { return schedule.blockElements * Parallel.workerCount }
             return geometry.columnRows * geometry.output.planeSize
-        case .winograd: return WinogradF2Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters,
-                                                                                         splitsProducts: options.productThreading == .splitAcrossCores)
-        case .winogradF4: return WinogradF4Convolution<Scalar>.scratchCount(geometry: geometry, transformsWeightsInForward: options.streamParameters,
-                                                                                         splitsProducts: options.productThreading == .splitAcrossCores)
+        case .winograd:
+            return WinogradF2Convolution<Scalar>.scratchCount(
+                geometry: geometry, transformsWeightsInForward: options.streamParameters,
+                splitsProducts: options.productThreading == .splitAcrossCores)
+        case .winogradF4:
+            return WinogradF4Convolution<Scalar>.scratchCount(
+                geometry: geometry, transformsWeightsInForward: options.streamParameters,
+                splitsProducts: options.productThreading == .splitAcrossCores)
         case .pointwise, .depthwise: return 0
         }
     }
@@ -173,8 +183,10 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             for row in rows {
                 let channel = firstChannel + row
                 let start = channel * planeSize + firstColumn
-                epilogue.apply(channel: channel, to: UnsafeMutableBufferPointer(
-                    rebasing: output[(start + columns.lowerBound)..<(start + columns.upperBound)]))
+                epilogue.apply(
+                    channel: channel,
+                    to: UnsafeMutableBufferPointer(
+                        rebasing: output[(start + columns.lowerBound)..<(start + columns.upperBound)]))
             }
         }
     }

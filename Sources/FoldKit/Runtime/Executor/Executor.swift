@@ -94,8 +94,9 @@ public final class Executor<Scalar: ExecutorScalar> {
     /// shape follows from them (the kernels index buffers by these shapes: a hand-built Network is not trusted).
     private static func checkedInputShapes(_ layer: Layer, in network: Network) throws -> [ActivationShape] {
         for input in layer.inputs where input != Network.inputIndex && !(0..<layer.index).contains(input) {
-            throw FoldKitError(.badInput, "input refers to layer \(input), which does not come before this one",
-                               file: layer.source.file, line: layer.source.line, layer: layer.label)
+            throw FoldKitError(
+                .badInput, "input refers to layer \(input), which does not come before this one",
+                file: layer.source.file, line: layer.source.line, layer: layer.label)
         }
         let inputShapes = layer.inputs.map { network.shape(of: $0) }
         guard !inputShapes.isEmpty else {
@@ -109,8 +110,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             throw error.located(file: layer.source.file, line: layer.source.line, layer: layer.label)
         }
         guard inferred == output else {
-            throw FoldKitError(.badInput, "layer output shape does not follow from its inputs", file: layer.source.file,
-                               line: layer.source.line, layer: layer.label, expected: "\(inferred)", found: "\(output)")
+            throw FoldKitError(
+                .badInput, "layer output shape does not follow from its inputs", file: layer.source.file,
+                line: layer.source.line, layer: layer.label, expected: "\(inferred)", found: "\(output)")
         }
         return inputShapes
     }
@@ -139,8 +141,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = try PReLUKernel<Scalar>(alpha: alpha, shape: first, layer: layer, options: options)
         case .softmax(let axis):
             if case .flattened(let groups) = axis, groups < 1 || first.count % groups != 0 {
-                throw FoldKitError(.badInput, "softmax groups must divide the input size", file: layer.source.file,
-                                   line: layer.source.line, layer: layer.label, expected: "a divisor of \(first.count)", found: "groups=\(groups)")
+                throw FoldKitError(
+                    .badInput, "softmax groups must divide the input size", file: layer.source.file,
+                    line: layer.source.line, layer: layer.label, expected: "a divisor of \(first.count)", found: "groups=\(groups)")
             }
             kernel = SoftmaxKernel<Scalar>(axis: axis, shape: first)
         case .batchNorm(let bn):
@@ -156,8 +159,9 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = try SumKernel<Scalar>(inputShapes: inputShapes, activation: s.activation, layer: layer)
         case .product:
             guard inputShapes.count == 2 else {
-                throw FoldKitError(.badInput, "product needs two inputs", file: layer.source.file, line: layer.source.line,
-                                   layer: layer.label, expected: "2", found: "\(inputShapes.count)")
+                throw FoldKitError(
+                    .badInput, "product needs two inputs", file: layer.source.file, line: layer.source.line,
+                    layer: layer.label, expected: "2", found: "\(inputShapes.count)")
             }
             kernel = ProductKernel<Scalar>(first: inputShapes[0], second: inputShapes[1])
         case .upsample(let u):

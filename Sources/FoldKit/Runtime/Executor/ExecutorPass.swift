@@ -20,8 +20,9 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
     init(executor: Executor<Scalar>, input: [Scalar], retention: OutputRetention) throws {
         let network = executor.network
         guard input.count == network.inputShape.count else {
-            throw FoldKitError(.usage, "input has the wrong number of values", file: network.sourceFiles.first,
-                               expected: "\(network.inputShape.count) (\(network.inputShape), channel-major)", found: "\(input.count)")
+            throw FoldKitError(
+                .usage, "input has the wrong number of values", file: network.sourceFiles.first,
+                expected: "\(network.inputShape.count) (\(network.inputShape), channel-major)", found: "\(input.count)")
         }
         self.executor = executor
         self.retention = retention

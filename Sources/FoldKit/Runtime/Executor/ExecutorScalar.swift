@@ -25,9 +25,9 @@ extension Float: ExecutorScalar {
     /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Float {
         #if os(macOS) && arch(x86_64)
-        return self
+            return self
         #else
-        return Float(Float16(self))
+            return Float(Float16(self))
         #endif
     }
 }
@@ -42,9 +42,9 @@ extension Double: ExecutorScalar {
     /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Double {
         #if os(macOS) && arch(x86_64)
-        return self
+            return self
         #else
-        return Double(Float16(self))
+            return Double(Float16(self))
         #endif
     }
 }

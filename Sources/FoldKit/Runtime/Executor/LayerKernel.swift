@@ -35,8 +35,9 @@ func scalarParameters<Scalar: ExecutorScalar>(
         case (.weights, .fullyConnected): name = "connected weights"
         default: name = role.readableName
         }
-        throw FoldKitError(.badInput, "\(name) has the wrong number of values", file: layer.source.file,
-                           line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
+        throw FoldKitError(
+            .badInput, "\(name) has the wrong number of values", file: layer.source.file,
+            line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
     }
     if Scalar.self == Float.self && !roundToHalf {
         return unsafeBitCast(values, to: [Scalar].self)

@@ -44,7 +44,7 @@ enum ActivationFunction {
             for i in x.indices { x[i] = Swift.min(Swift.max(x[i], 0), 6) }
         case .hardSigmoid:
             for i in x.indices { x[i] = Swift.min(Swift.max(Scalar(0.2) * x[i] + Scalar(0.5), 0), 1) }
-        case let .clippedRelu(maxValue, negativeSlope, threshold):
+        case .clippedRelu(let maxValue, let negativeSlope, let threshold):
             let slope = Scalar(negativeSlope), t = Scalar(threshold)
             let m = maxValue.map { Scalar($0) } ?? .infinity
             for i in x.indices {

@@ -11,7 +11,8 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
     init(_ fc: FullyConnected, layer: Layer, options: ExecutorOptions) throws {
         inputCount = fc.inputCount
         outputCount = fc.outputCount
-        weights = try scalarParameters(fc.weights, count: fc.inputCount * fc.outputCount, role: .weights, layer: layer, roundToHalf: options.float16Storage)
+        weights = try scalarParameters(
+            fc.weights, count: fc.inputCount * fc.outputCount, role: .weights, layer: layer, roundToHalf: options.float16Storage)
         epilogue = ChannelEpilogue(
             bias: try fc.bias.map { try scalarParameters($0, count: fc.outputCount, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
             batchNorm: try fc.batchNorm.map { try PreparedBatchNorm($0, channels: fc.outputCount, layer: layer) },
@@ -26,8 +27,9 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
         inputs[0].withUnsafeBufferPointer { input in
             weights.withUnsafeBufferPointer { w in
                 guard let a = w.baseAddress, let b = input.baseAddress else { return }
-                Scalar.gemm(transposeA: false, transposeB: false, m: outputCount, n: 1, k: inputCount, alpha: 1,
-                            a: a, lda: inputCount, b: b, ldb: 1, beta: 0, c: out, ldc: 1, splitAcrossCores: splitsProducts)
+                Scalar.gemm(
+                    transposeA: false, transposeB: false, m: outputCount, n: 1, k: inputCount, alpha: 1,
+                    a: a, lda: inputCount, b: b, ldb: 1, beta: 0, c: out, ldc: 1, splitAcrossCores: splitsProducts)
             }
         }
         epilogue.apply(to: output, channels: outputCount, planeSize: 1)

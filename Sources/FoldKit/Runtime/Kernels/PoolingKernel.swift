@@ -19,7 +19,8 @@ struct PoolingKernel<Scalar: ExecutorScalar>: LayerKernel {
         let p = pooling
         let planeIn = input.planeSize, planeOut = output.planeSize
         let area = Scalar(p.kernelHeight * p.kernelWidth)
-        let halving = p.kind == .max && p.kernelHeight == 2 && p.kernelWidth == 2 && p.strideY == 2 && p.strideX == 2
+        let halving =
+            p.kind == .max && p.kernelHeight == 2 && p.kernelWidth == 2 && p.strideY == 2 && p.strideX == 2
             && p.padding.top == 0 && p.padding.left == 0
         // Outputs whose 2x2 window lies inside the input (for `halving`).
         let insideRows = Swift.min(output.height, input.height / 2), insideColumns = Swift.min(output.width, input.width / 2)

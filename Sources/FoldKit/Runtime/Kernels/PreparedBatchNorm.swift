@@ -10,9 +10,11 @@ struct PreparedBatchNorm<Scalar: ExecutorScalar> {
     init(_ bn: BatchNorm, channels: Int, layer: Layer) throws {
         let mean: [Scalar] = try scalarParameters(bn.mean, count: channels, role: .mean, layer: layer, roundToHalf: false)
         let variance: [Scalar] = try scalarParameters(bn.variance, count: channels, role: .variance, layer: layer, roundToHalf: false)
-        self.gamma = try bn.gamma.map { try scalarParameters($0, count: channels, role: .gamma, layer: layer, roundToHalf: false) }
+        self.gamma =
+            try bn.gamma.map { try scalarParameters($0, count: channels, role: .gamma, layer: layer, roundToHalf: false) }
             ?? [Scalar](repeating: 1, count: channels)
-        self.beta = try bn.beta.map { try scalarParameters($0, count: channels, role: .beta, layer: layer, roundToHalf: false) }
+        self.beta =
+            try bn.beta.map { try scalarParameters($0, count: channels, role: .beta, layer: layer, roundToHalf: false) }
             ?? [Scalar](repeating: 0, count: channels)
         self.mean = mean
         let epsilon = Scalar(bn.convention.epsilon)

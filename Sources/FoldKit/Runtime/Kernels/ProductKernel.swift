@@ -22,7 +22,10 @@ struct ProductKernel<Scalar: ExecutorScalar>: LayerKernel {
     }
 
     @inline(__always)
-    private func multiply(map: UnsafeBufferPointer<Scalar>, perChannel: UnsafeBufferPointer<Scalar>, shape: ActivationShape, into output: UnsafeMutableBufferPointer<Scalar>) {
+    private func multiply(
+        map: UnsafeBufferPointer<Scalar>, perChannel: UnsafeBufferPointer<Scalar>, shape: ActivationShape,
+        into output: UnsafeMutableBufferPointer<Scalar>
+    ) {
         let plane = shape.planeSize
         for c in 0..<shape.channels {
             let s = perChannel[c]

@@ -19,9 +19,10 @@ struct ReorgKernel<Scalar: ExecutorScalar>: LayerKernel {
     init(_ reorg: Reorg, input: ActivationShape, layer: Layer) throws {
         let area = reorg.stride * reorg.stride
         if reorg.flavor == .darknetReorg && input.channels % area != 0 {
-            throw FoldKitError(.badInput, "Darknet [reorg] needs the channel count divisible by stride*stride",
-                               file: layer.source.file, line: layer.source.line, layer: layer.label,
-                               expected: "a multiple of \(area) channels", found: "\(input.channels)")
+            throw FoldKitError(
+                .badInput, "Darknet [reorg] needs the channel count divisible by stride*stride",
+                file: layer.source.file, line: layer.source.line, layer: layer.label,
+                expected: "a multiple of \(area) channels", found: "\(input.channels)")
         }
         self.reorg = reorg
         self.input = input

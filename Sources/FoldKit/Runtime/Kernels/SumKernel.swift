@@ -13,9 +13,10 @@ struct SumKernel<Scalar: ExecutorScalar>: LayerKernel {
         for shape in inputShapes.dropFirst() where shape != out {
             let stride = shape.width / out.width, sample = out.width / shape.width
             guard stride == shape.height / out.height, sample == out.height / shape.height else {
-                throw FoldKitError(.badInput, "shortcut inputs must be scaled by the same factor in both directions",
-                                   file: layer.source.file, line: layer.source.line, layer: layer.label,
-                                   expected: "a size like \(out.width)x\(out.height) scaled by one integer factor", found: "\(shape)")
+                throw FoldKitError(
+                    .badInput, "shortcut inputs must be scaled by the same factor in both directions",
+                    file: layer.source.file, line: layer.source.line, layer: layer.label,
+                    expected: "a size like \(out.width)x\(out.height) scaled by one integer factor", found: "\(shape)")
             }
         }
         self.inputShapes = inputShapes

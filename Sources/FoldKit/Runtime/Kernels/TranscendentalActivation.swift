@@ -33,8 +33,10 @@ enum TranscendentalActivation {
     }
 
     @inline(__always)
-    private static func block<Scalar: ExecutorScalar>(_ activation: Activation, _ x: UnsafeMutablePointer<Scalar>,
-                                                      _ t: UnsafeMutablePointer<Scalar>, _ n: Int) {
+    private static func block<Scalar: ExecutorScalar>(
+        _ activation: Activation, _ x: UnsafeMutablePointer<Scalar>,
+        _ t: UnsafeMutablePointer<Scalar>, _ n: Int
+    ) {
         switch activation {
         case .logistic:
             for i in 0..<n { t[i] = -Swift.abs(x[i]) }

@@ -1,5 +1,5 @@
-import Foundation
 import FoldKitCore
+import Foundation
 
 /// The image `verify --image` ran on, embedded in the audit page as a `data:` URI: the file's own bytes
 /// (JPEG or PNG, told apart by their signatures FF D8 FF and 89 50 4E 47), base64-encoded, so the page
@@ -29,8 +29,9 @@ public struct AuditImage: Sendable {
         } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             mime = "image/png"
         } else {
-            throw FoldKitError(.badInput, "image is neither JPEG nor PNG", file: path, byteOffset: 0,
-                               expected: "FF D8 FF or 89 50 4E 47", found: bytes.map { String(format: "%02X", $0) }.joined(separator: " "))
+            throw FoldKitError(
+                .badInput, "image is neither JPEG nor PNG", file: path, byteOffset: 0,
+                expected: "FF D8 FF or 89 50 4E 47", found: bytes.map { String(format: "%02X", $0) }.joined(separator: " "))
         }
         self.init(dataURI: "data:\(mime);base64,\(data.base64EncodedString())", width: width, height: height)
     }

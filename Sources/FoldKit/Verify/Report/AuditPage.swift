@@ -34,8 +34,10 @@ public enum AuditPage {
             html += problems.map { "<li>\(XMLText.escape("\($0.tensor) (\($0.file)): \($0.problem)"))</li>" }
             html.append("</ul></section>")
         }
-        html.append("<footer><p>foldkit \(XMLText.escape(FoldKitVersion.string)), report version \(report.version); time: "
-            + XMLText.escape(report.timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", ")) + "</p></footer>")
+        html.append(
+            "<footer><p>foldkit \(XMLText.escape(FoldKitVersion.string)), report version \(report.version); time: "
+                + XMLText.escape(report.timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
+                + "</p></footer>")
         html.append("</body></html>")
         return html.joined(separator: "\n") + "\n"
     }
@@ -52,20 +54,31 @@ public enum AuditPage {
             ("files", report.files.joined(separator: " ")),
             ("format", report.format),
             ("input", report.input),
-            ("batch norm", "epsilon \(report.bnEpsilon), \(report.bnEpsilonMode == "inside" ? "inside: sqrt(var + eps)" : "outside: sqrt(var) + eps")"),
+            (
+                "batch norm",
+                "epsilon \(report.bnEpsilon), \(report.bnEpsilonMode == "inside" ? "inside: sqrt(var + eps)" : "outside: sqrt(var) + eps")"
+            ),
             ("reference", report.reference),
             ("candidate", report.candidate),
             ("tolerance", report.tolerance.rule + " (atol \(report.tolerance.absolute)\(report.tolerance.relative.map { ", rtol \($0)" } ?? ""))"),
         ]
         if let first = report.firstLayerOverTolerance {
-            rows.append(("first layer over tolerance", "layer \(first.index) '\(first.name)' (\(first.type))\(first.precision.map { " in \($0.rawValue)" } ?? "")"))
+            rows.append(
+                (
+                    "first layer over tolerance",
+                    "layer \(first.index) '\(first.name)' (\(first.type))\(first.precision.map { " in \($0.rawValue)" } ?? "")"
+                ))
         }
         for precision in report.precisions {
             let over = precision.layers.filter { !$0.pass }.count
             let closest = precision.layers.map { $0.allowed > 0 ? $0.candidate.maxAbsDeviation / $0.allowed : 0 }.max() ?? 0
-            rows.append(("\(precision.precision.rawValue)", over == 0
-                ? "all \(precision.layers.count) layers within tolerance; largest max dev / allowed \(XMLText.short(closest))"
-                : "\(over) of \(precision.layers.count) layers over tolerance"))
+            rows.append(
+                (
+                    "\(precision.precision.rawValue)",
+                    over == 0
+                        ? "all \(precision.layers.count) layers within tolerance; largest max dev / allowed \(XMLText.short(closest))"
+                        : "\(over) of \(precision.layers.count) layers over tolerance"
+                ))
         }
         if let detections = report.detections {
             rows.append(("boxes", detections.pass ? "agree" : detections.countsInVerdict ? "DISAGREE" : "disagree (not counted in the verdict)"))
@@ -79,10 +92,15 @@ public enum AuditPage {
         let id = "precision-" + verdict.precision.rawValue.replacingOccurrences(of: " ", with: "-")
         var html: [String] = []
         html.append("<section class=\"precision\" id=\"\(id)\" data-precision=\"\(XMLText.escape(verdict.precision.rawValue))\">")
-        html.append("<h2>\(XMLText.escape(verdict.precision.rawValue)) <span class=\"verdict \(verdict.pass ? "pass" : "fail")\">\(verdict.pass ? "pass" : "FAIL")</span></h2>")
-        html.append("<p>control: \(XMLText.escape(verdict.control)); candidate: \(XMLText.escape(verdict.candidate)); K = \(verdict.controlFactor)</p>")
-        html.append("<figure>\(DeviationChart.svg(verdict))<figcaption>Per-layer max deviation from the float64 reference, log scale. "
-            + "A layer passes when its blue dot is at or below the dashed tolerance line; the numbers are in the layer tables below.</figcaption></figure>")
+        html.append(
+            "<h2>\(XMLText.escape(verdict.precision.rawValue)) <span class=\"verdict \(verdict.pass ? "pass" : "fail")\">\(verdict.pass ? "pass" : "FAIL")</span></h2>"
+        )
+        html.append(
+            "<p>control: \(XMLText.escape(verdict.control)); candidate: \(XMLText.escape(verdict.candidate)); K = \(verdict.controlFactor)</p>")
+        html.append(
+            "<figure>\(DeviationChart.svg(verdict))<figcaption>Per-layer max deviation from the float64 reference, log scale. "
+                + "A layer passes when its blue dot is at or below the dashed tolerance line; the numbers are in the layer tables below.</figcaption></figure>"
+        )
         html.append("</section>")
         return html.joined(separator: "\n")
     }
@@ -90,19 +108,21 @@ public enum AuditPage {
     private static func table(_ verdict: PrecisionVerdict) -> String {
         var html: [String] = []
         html.append("<h3>\(XMLText.escape(verdict.precision.rawValue))</h3>")
-        html.append("<table class=\"layers\" data-precision=\"\(XMLText.escape(verdict.precision.rawValue))\"><thead><tr><th>layer</th><th>type</th><th>shape CxHxW</th><th>max|ref|</th><th>control dev</th>"
-            + "<th>max dev</th><th>rel</th><th>allowed</th><th>by</th><th></th></tr></thead><tbody>")
+        html.append(
+            "<table class=\"layers\" data-precision=\"\(XMLText.escape(verdict.precision.rawValue))\"><thead><tr><th>layer</th><th>type</th><th>shape CxHxW</th><th>max|ref|</th><th>control dev</th>"
+                + "<th>max dev</th><th>rel</th><th>allowed</th><th>by</th><th></th></tr></thead><tbody>")
         for layer in verdict.layers {
             let d = layer.candidate
             func cell(_ field: String, _ value: Double) -> String {
                 "<td class=\"num\" data-field=\"\(field)\" data-value=\"\(XMLText.number(value))\">\(XMLText.short(value))</td>"
             }
             let name = layer.name == String(layer.index) ? String(layer.index) : "\(layer.index) \(layer.name)"
-            html.append("<tr data-layer=\"\(layer.index)\"\(layer.pass ? "" : " class=\"over\"")><td>\(XMLText.escape(name))</td><td>\(XMLText.escape(layer.type))</td>"
-                + "<td>\(layer.shape.map(String.init).joined(separator: "x"))</td>"
-                + cell("maxAbsReference", d.maxAbsReference) + cell("controlMaxAbsDeviation", layer.control.maxAbsDeviation)
-                + cell("maxAbsDeviation", d.maxAbsDeviation) + cell("relativeDeviation", d.relativeDeviation) + cell("allowed", layer.allowed)
-                + "<td>\(XMLText.escape(layer.allowedBy))</td><td>\(layer.pass ? "ok" : "OVER")</td></tr>")
+            html.append(
+                "<tr data-layer=\"\(layer.index)\"\(layer.pass ? "" : " class=\"over\"")><td>\(XMLText.escape(name))</td><td>\(XMLText.escape(layer.type))</td>"
+                    + "<td>\(layer.shape.map(String.init).joined(separator: "x"))</td>"
+                    + cell("maxAbsReference", d.maxAbsReference) + cell("controlMaxAbsDeviation", layer.control.maxAbsDeviation)
+                    + cell("maxAbsDeviation", d.maxAbsDeviation) + cell("relativeDeviation", d.relativeDeviation) + cell("allowed", layer.allowed)
+                    + "<td>\(XMLText.escape(layer.allowedBy))</td><td>\(layer.pass ? "ok" : "OVER")</td></tr>")
         }
         html.append("</tbody></table>")
         return html.joined(separator: "\n")
@@ -111,7 +131,8 @@ public enum AuditPage {
     private static func hazards(_ report: VerificationReport) -> String {
         var html = ["<section id=\"float16-hazards\"><h2>float16 hazards</h2>"]
         guard let hazards = report.float16Hazards else {
-            html.append("<p>Not checked: run verify with --fp16 to scan the folded weights and the activations for values float16 cannot hold.</p></section>")
+            html.append(
+                "<p>Not checked: run verify with --fp16 to scan the folded weights and the activations for values float16 cannot hold.</p></section>")
             return html.joined(separator: "\n")
         }
         if hazards.isEmpty {
@@ -119,16 +140,23 @@ public enum AuditPage {
         } else {
             html.append("<table class=\"hazards\"><thead><tr><th>layer</th><th>kind</th><th>channels</th><th>magnitude</th></tr></thead><tbody>")
             for hazard in hazards {
-                let channels = hazard.channels.prefix(24).map(String.init).joined(separator: ", ") + (hazard.channels.count > 24 ? ", ... (\(hazard.channels.count))" : "")
-                html.append("<tr data-layer=\"\(hazard.layer)\"><td>\(XMLText.escape(hazard.name == String(hazard.layer) ? String(hazard.layer) : "\(hazard.layer) \(hazard.name)"))</td>"
-                    + "<td>\(XMLText.escape(hazard.kind.rawValue))</td><td>\(channels)</td>"
-                    + "<td class=\"num\" data-value=\"\(XMLText.number(Double(hazard.magnitude)))\">\(XMLText.short(Double(hazard.magnitude)))</td></tr>")
+                let channels =
+                    hazard.channels.prefix(24).map(String.init).joined(separator: ", ")
+                    + (hazard.channels.count > 24 ? ", ... (\(hazard.channels.count))" : "")
+                html.append(
+                    "<tr data-layer=\"\(hazard.layer)\"><td>\(XMLText.escape(hazard.name == String(hazard.layer) ? String(hazard.layer) : "\(hazard.layer) \(hazard.name)"))</td>"
+                        + "<td>\(XMLText.escape(hazard.kind.rawValue))</td><td>\(channels)</td>"
+                        + "<td class=\"num\" data-value=\"\(XMLText.number(Double(hazard.magnitude)))\">\(XMLText.short(Double(hazard.magnitude)))</td></tr>"
+                )
             }
             html.append("</tbody></table>")
         }
         if let causes = report.float16FailureCause {
-            html.append(causes.isEmpty ? "<p>float16 storage fails with no float16 range hazard at or before its first failing layer.</p>"
-                : "<p>Named as the cause of the float16 failure: " + XMLText.escape(causes.prefix(3).map(\.text).joined(separator: "; ")) + "</p>")
+            html.append(
+                causes.isEmpty
+                    ? "<p>float16 storage fails with no float16 range hazard at or before its first failing layer.</p>"
+                    : "<p>Named as the cause of the float16 failure: " + XMLText.escape(causes.prefix(3).map(\.text).joined(separator: "; ")) + "</p>"
+            )
         }
         html.append("</section>")
         return html.joined(separator: "\n")
@@ -136,19 +164,25 @@ public enum AuditPage {
 
     private static func boxes(_ d: DetectionComparison, image: AuditImage?) -> String {
         var html = ["<section id=\"detections\"><h2>Boxes</h2>"]
-        html.append("<p>\(XMLText.escape("score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU): original \(d.referenceCount) boxes, folded \(d.candidateCount); smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))), largest score difference \(XMLText.short(Double(d.largestScoreDifference)))"))</p>")
+        html.append(
+            "<p>\(XMLText.escape("score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU): original \(d.referenceCount) boxes, folded \(d.candidateCount); smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))), largest score difference \(XMLText.short(Double(d.largestScoreDifference)))"))</p>"
+        )
         let shown = Array(d.referenceDetections.prefix(shownBoxes))
         if let image {
-            html.append("<figure>\(DetectionOverlay.svg(image: image, boxes: shown))<figcaption>The original network's boxes"
-                + (d.referenceDetections.count > shownBoxes ? " (the \(shownBoxes) strongest of \(d.referenceDetections.count); all are in the --json report)" : "")
-                + ".</figcaption></figure>")
+            html.append(
+                "<figure>\(DetectionOverlay.svg(image: image, boxes: shown))<figcaption>The original network's boxes"
+                    + (d.referenceDetections.count > shownBoxes
+                        ? " (the \(shownBoxes) strongest of \(d.referenceDetections.count); all are in the --json report)" : "")
+                    + ".</figcaption></figure>")
         }
         if !shown.isEmpty {
             html.append("<table class=\"boxes\"><thead><tr><th>label</th><th>left</th><th>top</th><th>right</th><th>bottom</th></tr></thead><tbody>")
             for box in shown {
-                html.append("<tr><td>\(XMLText.escape(box.label))</td>" + [box.left, box.top, box.right, box.bottom].map {
-                    "<td class=\"num\" data-value=\"\(XMLText.number($0))\">\(String(format: "%.1f", $0))</td>"
-                }.joined() + "</tr>")
+                html.append(
+                    "<tr><td>\(XMLText.escape(box.label))</td>"
+                        + [box.left, box.top, box.right, box.bottom].map {
+                            "<td class=\"num\" data-value=\"\(XMLText.number($0))\">\(String(format: "%.1f", $0))</td>"
+                        }.joined() + "</tr>")
             }
             html.append("</tbody></table>")
         }

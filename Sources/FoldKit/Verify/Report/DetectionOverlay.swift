@@ -17,17 +17,25 @@ enum DetectionOverlay {
             return String(format: "#%02x%02x%02x", r, g, b)
         }
         var svg: [String] = []
-        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"picture\" viewBox=\"0 0 \(image.width) \(image.height)\" width=\"\(f(shownWidth))\" height=\"\(f(shownWidth * h / max(w, 1)))\" role=\"img\" aria-label=\"the image with the original network's boxes\">")
-        svg.append("<image style=\"image-rendering: pixelated\" href=\"\(image.dataURI)\" x=\"0\" y=\"0\" width=\"\(image.width)\" height=\"\(image.height)\"/>")
+        svg.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"picture\" viewBox=\"0 0 \(image.width) \(image.height)\" width=\"\(f(shownWidth))\" height=\"\(f(shownWidth * h / max(w, 1)))\" role=\"img\" aria-label=\"the image with the original network's boxes\">"
+        )
+        svg.append(
+            "<image style=\"image-rendering: pixelated\" href=\"\(image.dataURI)\" x=\"0\" y=\"0\" width=\"\(image.width)\" height=\"\(image.height)\"/>"
+        )
         for box in boxes {
-            svg.append("<rect class=\"box\" x=\"\(f(box.left))\" y=\"\(f(box.top))\" width=\"\(f(max(box.right - box.left, 0)))\" height=\"\(f(max(box.bottom - box.top, 0)))\" fill=\"none\" stroke=\"\(color(box.classIndex))\" stroke-width=\"\(f(stroke))\"/>")
+            svg.append(
+                "<rect class=\"box\" x=\"\(f(box.left))\" y=\"\(f(box.top))\" width=\"\(f(max(box.right - box.left, 0)))\" height=\"\(f(max(box.bottom - box.top, 0)))\" fill=\"none\" stroke=\"\(color(box.classIndex))\" stroke-width=\"\(f(stroke))\"/>"
+            )
         }
         for box in boxes.reversed() {
             let label = box.label
             let stripHeight = fontSize * 1.3, stripWidth = Double(label.count) * fontSize * 0.62 + fontSize * 0.4
             let stripTop = box.top - stripHeight >= 0 ? box.top - stripHeight : box.top
-            svg.append("<g class=\"label\"><rect x=\"\(f(box.left))\" y=\"\(f(stripTop))\" width=\"\(f(stripWidth))\" height=\"\(f(stripHeight))\" fill=\"\(color(box.classIndex))\"/>"
-                + "<text x=\"\(f(box.left + fontSize * 0.2))\" y=\"\(f(stripTop + fontSize))\" font-size=\"\(f(fontSize))\" font-family=\"monospace\" fill=\"#000\">\(XMLText.escape(label))</text></g>")
+            svg.append(
+                "<g class=\"label\"><rect x=\"\(f(box.left))\" y=\"\(f(stripTop))\" width=\"\(f(stripWidth))\" height=\"\(f(stripHeight))\" fill=\"\(color(box.classIndex))\"/>"
+                    + "<text x=\"\(f(box.left + fontSize * 0.2))\" y=\"\(f(stripTop + fontSize))\" font-size=\"\(f(fontSize))\" font-family=\"monospace\" fill=\"#000\">\(XMLText.escape(label))</text></g>"
+            )
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n")

@@ -34,7 +34,9 @@ enum DeviationChart {
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
         var svg: [String] = []
-        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"\(f(width))\" height=\"\(f(height))\" role=\"img\" aria-label=\"per-layer deviation, \(XMLText.escape(verdict.precision.rawValue)), log scale\">")
+        svg.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 \(f(width)) \(f(height))\" width=\"\(f(width))\" height=\"\(f(height))\" role=\"img\" aria-label=\"per-layer deviation, \(XMLText.escape(verdict.precision.rawValue)), log scale\">"
+        )
         svg.append("<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotWidth))\" height=\"\(f(plotHeight))\" fill=\"#fafafa\" stroke=\"#888\"/>")
         // Decades: grid line and label.
         let step = max(1, Int((high - low) / 10))
@@ -49,22 +51,30 @@ enum DeviationChart {
             svg.append("<text x=\"\(f(x(i)))\" y=\"\(f(top + plotHeight + 16))\" text-anchor=\"middle\" class=\"axis\">\(layers[i].index)</text>")
         }
         svg.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(top + plotHeight + 32))\" text-anchor=\"middle\" class=\"axis\">layer</text>")
-        svg.append("<text x=\"14\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 \(f(top + plotHeight / 2)))\">max deviation (output units, log)</text>")
+        svg.append(
+            "<text x=\"14\" y=\"\(f(top + plotHeight / 2))\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 \(f(top + plotHeight / 2)))\">max deviation (output units, log)</text>"
+        )
 
         // Tolerance: a step line, flat across each layer's slot.
         let half = plotWidth / Double(n) / 2
         let tolerance = layers.indices.map { i in "\(f(x(i) - half)),\(f(y(layers[i].allowed))) \(f(x(i) + half)),\(f(y(layers[i].allowed)))" }
-        svg.append("<polyline class=\"tolerance\" points=\"\(tolerance.joined(separator: " "))\" fill=\"none\" stroke=\"#c62828\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>")
+        svg.append(
+            "<polyline class=\"tolerance\" points=\"\(tolerance.joined(separator: " "))\" fill=\"none\" stroke=\"#c62828\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>"
+        )
         let control = layers.indices.map { "\(f(x($0))),\(f(y(layers[$0].control.maxAbsDeviation)))" }
         svg.append("<polyline class=\"control\" points=\"\(control.joined(separator: " "))\" fill=\"none\" stroke=\"#9e9e9e\" stroke-width=\"1.5\"/>")
         let candidate = layers.indices.map { "\(f(x($0))),\(f(y(layers[$0].candidate.maxAbsDeviation)))" }
-        svg.append("<polyline class=\"candidate\" points=\"\(candidate.joined(separator: " "))\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\"/>")
+        svg.append(
+            "<polyline class=\"candidate\" points=\"\(candidate.joined(separator: " "))\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"1.5\"/>")
         let radius = n > 200 ? 1.5 : 3
         for (i, layer) in layers.enumerated() {
             let d = layer.candidate.maxAbsDeviation
             let note = d == 0 ? " (zero: drawn on the bottom axis)" : d.isFinite ? "" : " (not finite: drawn on the top axis)"
-            let title = "layer \(layer.index) \(layer.type): max dev \(XMLText.short(d))\(note), control \(XMLText.short(layer.control.maxAbsDeviation)), allowed \(XMLText.short(layer.allowed)) (\(layer.allowedBy)), \(layer.pass ? "ok" : "OVER")"
-            svg.append("<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(d)))\" r=\"\(radius)\" fill=\"\(layer.pass ? "#1565c0" : "#c62828")\" data-layer=\"\(layer.index)\" data-value=\"\(XMLText.number(d))\"><title>\(XMLText.escape(title))</title></circle>")
+            let title =
+                "layer \(layer.index) \(layer.type): max dev \(XMLText.short(d))\(note), control \(XMLText.short(layer.control.maxAbsDeviation)), allowed \(XMLText.short(layer.allowed)) (\(layer.allowedBy)), \(layer.pass ? "ok" : "OVER")"
+            svg.append(
+                "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(d)))\" r=\"\(radius)\" fill=\"\(layer.pass ? "#1565c0" : "#c62828")\" data-layer=\"\(layer.index)\" data-value=\"\(XMLText.number(d))\"><title>\(XMLText.escape(title))</title></circle>"
+            )
         }
         // Legend, in one row under the axis.
         let ly = height - 10
@@ -76,8 +86,9 @@ enum DeviationChart {
         var lx = left
         svg.append("<g class=\"legend\">")
         for (color, dash, label) in entries {
-            svg.append("<line x1=\"\(f(lx))\" y1=\"\(f(ly - 4))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>"
-                + "<text x=\"\(f(lx + 30))\" y=\"\(f(ly))\" class=\"axis\">\(XMLText.escape(label))</text>")
+            svg.append(
+                "<line x1=\"\(f(lx))\" y1=\"\(f(ly - 4))\" x2=\"\(f(lx + 24))\" y2=\"\(f(ly - 4))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>"
+                    + "<text x=\"\(f(lx + 30))\" y=\"\(f(ly))\" class=\"axis\">\(XMLText.escape(label))</text>")
             lx += 40 + Double(label.count) * 6.2
         }
         svg.append("</g>")

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// The split of one product across cores: parts cover the long side exactly, in aligned blocks, and the
 /// split products (every transpose combination) equal a float64 reference.
@@ -56,21 +57,23 @@ final class GEMMPartitionTests: XCTestCase {
                             expected[i * ldc + j] = 0.5 * sum + c0[i * ldc + j]
                         }
                     }
-                  for split in [false, true] {
-                    var double = c0
-                    Double.gemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
-                                a: a, lda: lda, b: b, ldb: ldb, beta: 1, c: &double, ldc: ldc, splitAcrossCores: split)
-                    var float = c0.map(Float.init)
-                    Float.gemm(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
-                               a: a.map(Float.init), lda: lda, b: b.map(Float.init), ldb: ldb, beta: 1, c: &float, ldc: ldc,
-                               splitAcrossCores: split)
-                    let label = "\(m)x\(n)x\(k) transposeA \(transposeA) transposeB \(transposeB) split \(split)"
-                    for index in expected.indices {
-                        XCTAssertEqual(double[index], expected[index], accuracy: 1e-12, label)
-                        XCTAssertEqual(Double(float[index]), expected[index], accuracy: 1e-4, label)
-                        if abs(double[index] - expected[index]) > 1e-12 { return }
+                    for split in [false, true] {
+                        var double = c0
+                        Double.gemm(
+                            transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
+                            a: a, lda: lda, b: b, ldb: ldb, beta: 1, c: &double, ldc: ldc, splitAcrossCores: split)
+                        var float = c0.map(Float.init)
+                        Float.gemm(
+                            transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 0.5,
+                            a: a.map(Float.init), lda: lda, b: b.map(Float.init), ldb: ldb, beta: 1, c: &float, ldc: ldc,
+                            splitAcrossCores: split)
+                        let label = "\(m)x\(n)x\(k) transposeA \(transposeA) transposeB \(transposeB) split \(split)"
+                        for index in expected.indices {
+                            XCTAssertEqual(double[index], expected[index], accuracy: 1e-12, label)
+                            XCTAssertEqual(Double(float[index]), expected[index], accuracy: 1e-4, label)
+                            if abs(double[index] - expected[index]) > 1e-12 { return }
+                        }
                     }
-                  }
                 }
             }
         }

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// GEMM, pointwise and depthwise convolution paths against a direct 7-loop convolution written here in Double.
 final class ConvolutionKernelTests: XCTestCase {
@@ -31,7 +32,8 @@ final class ConvolutionKernelTests: XCTestCase {
                                 let iy = y * c.sy - c.padding.top + ky * c.dy
                                 let ix = x * c.sx - c.padding.left + kx * c.dx
                                 guard iy >= 0, iy < c.input.height, ix >= 0, ix < c.input.width else { continue }
-                                sum += weights[((o * ig + i) * c.kh + ky) * c.kw + kx]
+                                sum +=
+                                    weights[((o * ig + i) * c.kh + ky) * c.kw + kx]
                                     * input[((g * ig + i) * c.input.height + iy) * c.input.width + ix]
                             }
                         }
@@ -59,8 +61,9 @@ final class ConvolutionKernelTests: XCTestCase {
         let double = try S.runDouble(network, input: input)
         S.assertClose(double, expected.values, tolerance: 1e-12, file: file, line: line)
         let geometry = ConvolutionGeometry(conv, input: c.input, output: expected.shape)
-        let tolerance = Self.float32Tolerance(path: ConvolutionKernel<Float>.path(for: conv, geometry: geometry),
-                                              accumulationLength: conv.accumulationLength, expected: expected.values)
+        let tolerance = Self.float32Tolerance(
+            path: ConvolutionKernel<Float>.path(for: conv, geometry: geometry),
+            accumulationLength: conv.accumulationLength, expected: expected.values)
         let float = try S.runFloat(network, input: input)
         S.assertClose(float, expected.values, tolerance: tolerance, file: file, line: line)
         // Parameters read when the layer runs (Winograd transforms its weights into scratch then).
@@ -90,8 +93,10 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func testWinograd3x3AsymmetricPadding() throws {
-        try check(Case(input: ActivationShape(channels: 65, height: 9, width: 7), out: 4, kh: 3, kw: 3,
-                       padding: Padding2D(top: 0, left: 2, bottom: 2, right: 1)))
+        try check(
+            Case(
+                input: ActivationShape(channels: 65, height: 9, width: 7), out: 4, kh: 3, kw: 3,
+                padding: Padding2D(top: 0, left: 2, bottom: 2, right: 1)))
     }
 
     func testWinograd3x3NoPaddingWithoutBias() throws {
@@ -106,8 +111,10 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func testWinogradF4AsymmetricPaddingWithoutBias() throws {
-        try check(Case(input: ActivationShape(channels: 66, height: 43, width: 45), out: 2, kh: 3, kw: 3,
-                       padding: Padding2D(top: 2, left: 0, bottom: 1, right: 2)), withBias: false)
+        try check(
+            Case(
+                input: ActivationShape(channels: 66, height: 43, width: 45), out: 2, kh: 3, kw: 3,
+                padding: Padding2D(top: 2, left: 0, bottom: 1, right: 2)), withBias: false)
     }
 
     func testWinogradF4SixteenInputChannelsSmallestSide() throws {
@@ -121,9 +128,10 @@ final class ConvolutionKernelTests: XCTestCase {
     // applied row piece by row piece).
     func testWinogradInBlocksAcrossCores() throws {
         let geometry = ConvolutionGeometry(
-            Convolution(inputChannels: 64, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, strideY: 1, strideX: 1,
-                        dilationY: 1, dilationX: 1, padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1), groups: 1,
-                        weights: WeightTensor(shape: [3, 64, 3, 3], values: []), bias: nil),
+            Convolution(
+                inputChannels: 64, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, strideY: 1, strideX: 1,
+                dilationY: 1, dilationX: 1, padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1), groups: 1,
+                weights: WeightTensor(shape: [3, 64, 3, 3], values: []), bias: nil),
             input: ActivationShape(channels: 64, height: 97, width: 89), output: ActivationShape(channels: 3, height: 97, width: 89))
         if Parallel.workerCount > 1 {
             let f2 = WinogradF2Convolution<Float>.schedule(for: geometry, splitsProducts: true)
@@ -134,8 +142,10 @@ final class ConvolutionKernelTests: XCTestCase {
                 XCTAssertEqual(f4.blockCount, 8)
             }
         }
-        try check(Case(input: ActivationShape(channels: 64, height: 97, width: 89), out: 3, kh: 3, kw: 3,
-                       padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
+        try check(
+            Case(
+                input: ActivationShape(channels: 64, height: 97, width: 89), out: 3, kh: 3, kw: 3,
+                padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
     }
 
     // The epilogue (bias, unfolded batch norm, leaky) on Winograd layers, wide (13x13; in float64 with
@@ -143,15 +153,18 @@ final class ConvolutionKernelTests: XCTestCase {
     // each output element gets leaky(gamma * (z + b - mean) / sqrt(var + eps) + beta).
     func testWinogradEpilogueWithBatchNormAndLeaky() throws {
         for (height, width) in [(13, 13), (97, 89)] {
-            let c = Case(input: ActivationShape(channels: 64, height: height, width: width), out: 3, kh: 3, kw: 3,
-                         padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1))
+            let c = Case(
+                input: ActivationShape(channels: 64, height: height, width: width), out: 3, kh: 3, kw: 3,
+                padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1))
             let weights = S.seeded(3 * 64 * 9, seed: 7), bias = S.seeded(3, seed: 11), input = S.seeded(c.input.count, seed: 3)
-            let gamma: [Float] = [1.5, -0.5, 2], beta: [Float] = [0.25, -0.125, 0], mean: [Float] = [0.5, -1, 0.125], variance: [Float] = [0.5, 2, 0.0625]
+            let gamma: [Float] = [1.5, -0.5, 2], beta: [Float] = [0.25, -0.125, 0], mean: [Float] = [0.5, -1, 0.125],
+                variance: [Float] = [0.5, 2, 0.0625]
             let conv = Convolution(
                 inputChannels: 64, outputChannels: 3, kernelHeight: 3, kernelWidth: 3, padding: c.padding,
                 weights: WeightTensor(shape: [3, 64, 3, 3], values: weights), bias: S.tensor(bias),
-                batchNorm: BatchNorm(gamma: S.tensor(gamma), beta: S.tensor(beta), mean: S.tensor(mean), variance: S.tensor(variance),
-                                     convention: .darknet),
+                batchNorm: BatchNorm(
+                    gamma: S.tensor(gamma), beta: S.tensor(beta), mean: S.tensor(mean), variance: S.tensor(variance),
+                    convention: .darknet),
                 activation: .leaky(slope: 0.1))
             let network = try S.single(.convolution(conv), input: c.input)
             let z = Self.direct(c, input: input.map(Double.init), weights: weights.map(Double.init), bias: bias.map(Double.init))
@@ -177,10 +190,12 @@ final class ConvolutionKernelTests: XCTestCase {
 
     func testWinogradVariantFollowsOutputSize() throws {
         func path<S: ExecutorScalar>(_: S.Type, side: Int) -> ConvolutionKernel<S>.Path {
-            let conv = Convolution(inputChannels: 64, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                                   weights: WeightTensor(shape: [8, 64, 3, 3], values: []), bias: nil)
-            let geometry = ConvolutionGeometry(conv, input: ActivationShape(channels: 64, height: side, width: side),
-                                               output: ActivationShape(channels: 8, height: side, width: side))
+            let conv = Convolution(
+                inputChannels: 64, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                weights: WeightTensor(shape: [8, 64, 3, 3], values: []), bias: nil)
+            let geometry = ConvolutionGeometry(
+                conv, input: ActivationShape(channels: 64, height: side, width: side),
+                output: ActivationShape(channels: 8, height: side, width: side))
             return ConvolutionKernel<S>.path(for: conv, geometry: geometry)
         }
         for side in [17, 19, 26, 40] {
@@ -195,8 +210,9 @@ final class ConvolutionKernelTests: XCTestCase {
 
     func testWinogradPathIsTakenOnlyFrom16InputChannels() throws {
         func geometry(channels: Int) -> ConvolutionGeometry {
-            let conv = Convolution(inputChannels: channels, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                                   weights: WeightTensor(shape: [8, channels, 3, 3], values: []), bias: nil)
+            let conv = Convolution(
+                inputChannels: channels, outputChannels: 8, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                weights: WeightTensor(shape: [8, channels, 3, 3], values: []), bias: nil)
             let shape = ActivationShape(channels: channels, height: 8, width: 8)
             return ConvolutionGeometry(conv, input: shape, output: ActivationShape(channels: 8, height: 8, width: 8))
         }
@@ -205,17 +221,23 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func testStride2AsymmetricPaddingAndOddSize() throws {
-        try check(Case(input: ActivationShape(channels: 2, height: 9, width: 8), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
-                       padding: Padding2D(top: 0, left: 1, bottom: 2, right: 0)))
+        try check(
+            Case(
+                input: ActivationShape(channels: 2, height: 9, width: 8), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
+                padding: Padding2D(top: 0, left: 1, bottom: 2, right: 0)))
     }
 
     // Rows wider than 16 outputs take the vector stride-2 gather (with a scalar tail), and a column matrix
     // of >= 2^16 elements is written by both cores.
     func testStride2WideRowsSplitAcrossCores() throws {
-        try check(Case(input: ActivationShape(channels: 8, height: 40, width: 131), out: 4, kh: 3, kw: 3, sy: 2, sx: 2,
-                       padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
-        try check(Case(input: ActivationShape(channels: 8, height: 41, width: 130), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
-                       padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0)), withBias: false)
+        try check(
+            Case(
+                input: ActivationShape(channels: 8, height: 40, width: 131), out: 4, kh: 3, kw: 3, sy: 2, sx: 2,
+                padding: Padding2D(top: 1, left: 1, bottom: 1, right: 1)))
+        try check(
+            Case(
+                input: ActivationShape(channels: 8, height: 41, width: 130), out: 3, kh: 3, kw: 3, sy: 2, sx: 2,
+                padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0)), withBias: false)
     }
 
     /// The geometry of a `Case` (output size as in `direct`).
@@ -240,16 +262,20 @@ final class ConvolutionKernelTests: XCTestCase {
         XCTAssertEqual(schedule.blockCount, 5)
         XCTAssertEqual(schedule.blockElements, 135 * 2 * 200)
         XCTAssertEqual(schedule.outputRows(ofBlock: 4, height: 9), 8..<9)
-        XCTAssertEqual(ConvolutionKernel<Float>.path(for: Convolution(
-            inputChannels: 15, outputChannels: 4, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-            weights: WeightTensor(shape: [4, 15, 3, 3], values: []), bias: nil), geometry: geometry(plain)), .im2col)
+        XCTAssertEqual(
+            ConvolutionKernel<Float>.path(
+                for: Convolution(
+                    inputChannels: 15, outputChannels: 4, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+                    weights: WeightTensor(shape: [4, 15, 3, 3], values: []), bias: nil), geometry: geometry(plain)), .im2col)
         try check(plain)
-        let grouped = Case(input: ActivationShape(channels: 32, height: 7, width: 180), out: 6, kh: 3, kw: 3,
-                           padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 2)
+        let grouped = Case(
+            input: ActivationShape(channels: 32, height: 7, width: 180), out: 6, kh: 3, kw: 3,
+            padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 2)
         XCTAssertGreaterThan(Im2ColSchedule(geometry: geometry(grouped), scalarBytes: 4).blockCount, 1)
         try check(grouped, withBias: false)
-        let strided = Case(input: ActivationShape(channels: 12, height: 15, width: 390), out: 5, kh: 3, kw: 3, sy: 2, sx: 2,
-                           padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0))
+        let strided = Case(
+            input: ActivationShape(channels: 12, height: 15, width: 390), out: 5, kh: 3, kw: 3, sy: 2, sx: 2,
+            padding: Padding2D(top: 0, left: 1, bottom: 1, right: 0))
         XCTAssertGreaterThan(Im2ColSchedule(geometry: geometry(strided), scalarBytes: 4).blockCount, 1)
         try check(strided)
     }
@@ -283,13 +309,17 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func testGroupsWithDilation() throws {
-        try check(Case(input: ActivationShape(channels: 4, height: 8, width: 9), out: 6, kh: 3, kw: 2, dy: 2, dx: 3,
-                       padding: Padding2D(top: 2, left: 1, bottom: 1, right: 3), groups: 2))
+        try check(
+            Case(
+                input: ActivationShape(channels: 4, height: 8, width: 9), out: 6, kh: 3, kw: 2, dy: 2, dx: 3,
+                padding: Padding2D(top: 2, left: 1, bottom: 1, right: 3), groups: 2))
     }
 
     func testNonSquareKernelAndStrides() throws {
-        try check(Case(input: ActivationShape(channels: 3, height: 6, width: 11), out: 2, kh: 1, kw: 5, sy: 3, sx: 2,
-                       padding: Padding2D(top: 1, left: 2, bottom: 0, right: 2)), withBias: false)
+        try check(
+            Case(
+                input: ActivationShape(channels: 3, height: 6, width: 11), out: 2, kh: 1, kw: 5, sy: 3, sx: 2,
+                padding: Padding2D(top: 1, left: 2, bottom: 0, right: 2)), withBias: false)
     }
 
     func testPointwise() throws {
@@ -306,10 +336,13 @@ final class ConvolutionKernelTests: XCTestCase {
 
     // Leaky after the bias on a product split by columns, by rows, and through im2col.
     func testLeakyEpilogueOnSplitProducts() throws {
-        for (input, out, kernel) in [(ActivationShape(channels: 64, height: 32, width: 33), 16, 1),
-                                     (ActivationShape(channels: 64, height: 4, width: 5), 300, 1),
-                                     (ActivationShape(channels: 8, height: 40, width: 41), 8, 3)] {
-            let c = Case(input: input, out: out, kh: kernel, kw: kernel, padding: kernel == 3 ? Padding2D(top: 1, left: 1, bottom: 1, right: 1) : .zero)
+        for (input, out, kernel) in [
+            (ActivationShape(channels: 64, height: 32, width: 33), 16, 1),
+            (ActivationShape(channels: 64, height: 4, width: 5), 300, 1),
+            (ActivationShape(channels: 8, height: 40, width: 41), 8, 3),
+        ] {
+            let c = Case(
+                input: input, out: out, kh: kernel, kw: kernel, padding: kernel == 3 ? Padding2D(top: 1, left: 1, bottom: 1, right: 1) : .zero)
             let weights = S.seeded(out * input.channels * kernel * kernel, seed: 5)
             let bias = S.seeded(out, seed: 9)
             let values = S.seeded(input.count, seed: 2)
@@ -340,8 +373,10 @@ final class ConvolutionKernelTests: XCTestCase {
     }
 
     func testDepthwiseStride2DilatedAsymmetric() throws {
-        try check(Case(input: ActivationShape(channels: 3, height: 9, width: 10), out: 3, kh: 3, kw: 3, sy: 2, sx: 2, dy: 2, dx: 1,
-                       padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 3))
+        try check(
+            Case(
+                input: ActivationShape(channels: 3, height: 9, width: 10), out: 3, kh: 3, kw: 3, sy: 2, sx: 2, dy: 2, dx: 1,
+                padding: Padding2D(top: 1, left: 0, bottom: 2, right: 1), groups: 3))
     }
 
     func testDepthwiseWithChannelMultiplierUsesGroupedPath() throws {
@@ -356,11 +391,13 @@ final class ConvolutionKernelTests: XCTestCase {
     func testBatchNormInsideAndOutsideSqrtThenActivation() throws {
         // 1x1 input, 1x1 kernel: z = w * x + b = 2 * 3 + 1 = 7.
         func output(_ placement: EpsilonPlacement, activation: Activation) throws -> Double {
-            let bn = BatchNorm(gamma: S.tensor([1.5]), beta: S.tensor([-0.25]), mean: S.tensor([5]), variance: S.tensor([1e-6]),
-                               convention: EpsilonConvention(epsilon: 1e-5, placement: placement))
-            let conv = Convolution(inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
-                                   weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
-                                   activation: activation)
+            let bn = BatchNorm(
+                gamma: S.tensor([1.5]), beta: S.tensor([-0.25]), mean: S.tensor([5]), variance: S.tensor([1e-6]),
+                convention: EpsilonConvention(epsilon: 1e-5, placement: placement))
+            let conv = Convolution(
+                inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
+                weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
+                activation: activation)
             return try S.runDouble(try S.single(.convolution(conv), input: .vector(1)), input: [3])[0]
         }
         let variance = Double(Float(1e-6))
@@ -375,17 +412,19 @@ final class ConvolutionKernelTests: XCTestCase {
         // mean 5 above z: negative before the beta, then leaky scales it
         let negative = try { () -> Double in
             let bn = BatchNorm(gamma: nil, beta: nil, mean: S.tensor([9]), variance: S.tensor([3]), convention: .darknet)
-            let conv = Convolution(inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
-                                   weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
-                                   activation: .leaky(slope: 0.1))
+            let conv = Convolution(
+                inputChannels: 1, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
+                weights: WeightTensor(shape: [1, 1, 1, 1], values: [2]), bias: S.tensor([1]), batchNorm: bn,
+                activation: .leaky(slope: 0.1))
             return try S.runDouble(try S.single(.convolution(conv), input: .vector(1)), input: [3])[0]
         }()
         XCTAssertEqual(negative, Double(Float(0.1)) * (7 - 9) / (3 + 1e-5).squareRoot(), accuracy: 1e-12)
     }
 
     func testWrongWeightCountNamesTheLayer() throws {
-        let conv = Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
-                               weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
+        let conv = Convolution(
+            inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+            weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
         let network = try S.single(.convolution(conv), input: .vector(1))
         XCTAssertThrowsError(try Executor<Float>(network: network)) { error in
             let e = error as? FoldKitError

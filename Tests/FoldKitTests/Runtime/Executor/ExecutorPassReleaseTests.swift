@@ -1,7 +1,8 @@
-@testable import FoldKit
 import FoldKitDarknet
 import FoldKitTestSupport
 import XCTest
+
+@testable import FoldKit
 
 /// `ExecutorPass` with `.outputsOnly` holds exactly the outputs a later layer still reads (plus the network's
 /// outputs), on route/shortcut/head graphs, and still computes what a run keeping everything computes.

@@ -1,7 +1,8 @@
-import Foundation
-@testable import FoldKit
 import FoldKitTestSupport
+import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// The executor as a whole: float32 against float64, float16 storage, output retention, input checks.
 final class ExecutorTests: XCTestCase {
@@ -11,18 +12,24 @@ final class ExecutorTests: XCTestCase {
     /// shortcut, global pooling, connected, softmax.
     static func mixedNetwork() throws -> Network {
         func conv(_ i: Int, _ o: Int, k: Int, groups: Int = 1, stride: Int = 1, bn: Bool, activation: Activation, seed: UInt64) -> LayerKind {
-            let batchNorm = bn ? BatchNorm(gamma: S.tensor(S.seeded(o, seed: seed + 1).map { 1 + $0 / 2 }), beta: S.tensor(S.seeded(o, seed: seed + 2)),
-                                           mean: S.tensor(S.seeded(o, seed: seed + 3)), variance: S.tensor(S.seeded(o, seed: seed + 4).map { $0 * $0 + 0.01 }),
-                                           convention: .darknet) : nil
-            return .convolution(Convolution(
-                inputChannels: i, outputChannels: o, kernelHeight: k, kernelWidth: k, strideY: stride, strideX: stride,
-                padding: .uniform(k / 2), groups: groups,
-                weights: WeightTensor(shape: [o, i / groups, k, k], values: S.seeded(o * i / groups * k * k, seed: seed).map { $0 / 2 }),
-                bias: bn ? nil : S.tensor(S.seeded(o, seed: seed + 5)), batchNorm: batchNorm, activation: activation))
+            let batchNorm =
+                bn
+                ? BatchNorm(
+                    gamma: S.tensor(S.seeded(o, seed: seed + 1).map { 1 + $0 / 2 }), beta: S.tensor(S.seeded(o, seed: seed + 2)),
+                    mean: S.tensor(S.seeded(o, seed: seed + 3)), variance: S.tensor(S.seeded(o, seed: seed + 4).map { $0 * $0 + 0.01 }),
+                    convention: .darknet) : nil
+            return .convolution(
+                Convolution(
+                    inputChannels: i, outputChannels: o, kernelHeight: k, kernelWidth: k, strideY: stride, strideX: stride,
+                    padding: .uniform(k / 2), groups: groups,
+                    weights: WeightTensor(shape: [o, i / groups, k, k], values: S.seeded(o * i / groups * k * k, seed: seed).map { $0 / 2 }),
+                    bias: bn ? nil : S.tensor(S.seeded(o, seed: seed + 5)), batchNorm: batchNorm, activation: activation))
         }
         return try S.network(input: ActivationShape(channels: 3, height: 12, width: 12)) { b in
-            let c0 = try b.append(kind: conv(3, 8, k: 3, bn: true, activation: .leaky(slope: 0.1), seed: 10), inputs: [Network.inputIndex], source: S.source)
-            let p1 = try b.append(kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
+            let c0 = try b.append(
+                kind: conv(3, 8, k: 3, bn: true, activation: .leaky(slope: 0.1), seed: 10), inputs: [Network.inputIndex], source: S.source)
+            let p1 = try b.append(
+                kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2)), inputs: [c0], source: S.source)
             let d2 = try b.append(kind: conv(8, 8, k: 3, groups: 8, bn: true, activation: .mish, seed: 20), inputs: [p1], source: S.source)
             let c3 = try b.append(kind: conv(8, 8, k: 1, bn: false, activation: .swish, seed: 30), inputs: [d2], source: S.source)
             let r4 = try b.append(kind: .concatenation(Concatenation(groups: 2, groupID: 1)), inputs: [c3, p1], source: S.source)
@@ -31,8 +38,11 @@ final class ExecutorTests: XCTestCase {
             let u7 = try b.append(kind: .upsample(Upsample(strideY: 2, strideX: 2)), inputs: [c6], source: S.source)
             let r8 = try b.append(kind: .concatenation(Concatenation()), inputs: [u7, s5], source: S.source)
             let g9 = try b.append(kind: .globalAveragePool, inputs: [r8], source: S.source)
-            let f10 = try b.append(kind: .fullyConnected(FullyConnected(inputCount: 12, outputCount: 5,
-                weights: WeightTensor(shape: [5, 12], values: S.seeded(60, seed: 50)), bias: S.tensor(S.seeded(5, seed: 51)))),
+            let f10 = try b.append(
+                kind: .fullyConnected(
+                    FullyConnected(
+                        inputCount: 12, outputCount: 5,
+                        weights: WeightTensor(shape: [5, 12], values: S.seeded(60, seed: 50)), bias: S.tensor(S.seeded(5, seed: 51)))),
                 inputs: [g9], source: S.source)
             try b.append(kind: .softmax(.flattened(groups: 1)), inputs: [f10], source: S.source)
         }
@@ -74,8 +84,9 @@ final class ExecutorTests: XCTestCase {
     /// same values, and the same storage; a route to a channel group of one layer still copies its group.
     func testRouteToOneWholeLayerSharesItsOutput() throws {
         let network = try S.network(input: ActivationShape(channels: 4, height: 3, width: 3)) { b in
-            let p0 = try b.append(kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1)),
-                                  inputs: [Network.inputIndex], source: S.source)
+            let p0 = try b.append(
+                kind: .pooling(Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1)),
+                inputs: [Network.inputIndex], source: S.source)
             try b.append(kind: .concatenation(Concatenation()), inputs: [p0], source: S.source)
             try b.append(kind: .concatenation(Concatenation(groups: 2, groupID: 1)), inputs: [p0], source: S.source)
         }
@@ -137,8 +148,9 @@ final class ExecutorTests: XCTestCase {
         var data = Data()
         for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
         try data.write(to: file)
-        let fc = FullyConnected(inputCount: 1, outputCount: 2, weights: WeightTensor(shape: [2, 1], span: FileSpan(path: file.path, byteOffset: 4, count: 2)),
-                                bias: nil)
+        let fc = FullyConnected(
+            inputCount: 1, outputCount: 2, weights: WeightTensor(shape: [2, 1], span: FileSpan(path: file.path, byteOffset: 4, count: 2)),
+            bias: nil)
         let executor = try Executor<Double>(network: try S.single(.fullyConnected(fc), input: .vector(1)))
         try FileManager.default.removeItem(at: file)
         XCTAssertEqual(try executor.run(input: [2]).last, [4, -6])
@@ -151,12 +163,15 @@ final class ExecutorTests: XCTestCase {
     /// is measured by `foldkit bench --profile` (layer 0 of yolov3): Docs/Performance.md, "Timings measured
     /// outside the tests".
     func testFirstYOLOLayerTakesTheIm2ColGEMMPath() throws {
-        let conv = Convolution(inputChannels: 3, outputChannels: 32, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
-                               weights: WeightTensor(shape: [32, 3, 3, 3], values: S.seeded(864, seed: 1)), bias: S.tensor(S.seeded(32, seed: 2)),
-                               activation: .leaky(slope: 0.1))
+        let conv = Convolution(
+            inputChannels: 3, outputChannels: 32, kernelHeight: 3, kernelWidth: 3, padding: .uniform(1),
+            weights: WeightTensor(shape: [32, 3, 3, 3], values: S.seeded(864, seed: 1)), bias: S.tensor(S.seeded(32, seed: 2)),
+            activation: .leaky(slope: 0.1))
         let network = try S.single(.convolution(conv), input: ActivationShape(channels: 3, height: 416, width: 416))
         func preparedPath<Scalar: ExecutorScalar>(_: Scalar.Type) throws -> ConvolutionKernel<Scalar>.Path? {
-            guard case .kernel(let kernel) = try Executor<Scalar>.prepare(network.layers[0], in: network, options: ExecutorOptions()) else { return nil }
+            guard case .kernel(let kernel) = try Executor<Scalar>.prepare(network.layers[0], in: network, options: ExecutorOptions()) else {
+                return nil
+            }
             return (kernel as? ConvolutionKernel<Scalar>)?.path
         }
         XCTAssertEqual(try preparedPath(Float.self), .im2col)
@@ -171,7 +186,9 @@ final class ExecutorTests: XCTestCase {
         XCTAssertEqual(try streamed.run(input: input), resident)
         XCTAssertEqual(try streamed.run(input: input), resident, "a second run reads the parameters again")
         let half = try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true)).run(input: Self.input)
-        XCTAssertEqual(try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true, streamParameters: true)).run(input: Self.input), half)
+        XCTAssertEqual(
+            try Executor<Float>(network: network, options: ExecutorOptions(float16Storage: true, streamParameters: true)).run(input: Self.input), half
+        )
     }
 
     func testObserverSeesEveryLayerWhileOnlyOutputsAreKept() throws {
@@ -191,8 +208,9 @@ final class ExecutorTests: XCTestCase {
     }
 
     func testStreamedWrongWeightCountIsReportedByRun() throws {
-        let conv = Convolution(inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
-                               weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
+        let conv = Convolution(
+            inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1,
+            weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 2]), bias: S.tensor([1, 2, 3]))
         let network = try S.single(.convolution(conv), input: .vector(1))
         let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true))
         XCTAssertThrowsError(try executor.run(input: [1])) { error in

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// A program that links FoldKit keeps its own BLAS settings: running a network changes no OpenBLAS thread
 /// count, whichever `ProductThreading` the executor uses.
@@ -12,16 +13,21 @@ final class HostBLASSettingsTests: XCTestCase {
         let network = try RuntimeTestSupport.network(input: input) { builder in
             let source = RuntimeTestSupport.source
             func conv(_ i: Int, _ o: Int, _ k: Int) -> LayerKind {
-                .convolution(Convolution(
-                    inputChannels: i, outputChannels: o, kernelHeight: k, kernelWidth: k, padding: k == 3 ? Padding2D(top: 1, left: 1, bottom: 1, right: 1) : .zero,
-                    weights: WeightTensor(shape: [o, i, k, k], values: RuntimeTestSupport.seeded(o * i * k * k)), bias: nil))
+                .convolution(
+                    Convolution(
+                        inputChannels: i, outputChannels: o, kernelHeight: k, kernelWidth: k,
+                        padding: k == 3 ? Padding2D(top: 1, left: 1, bottom: 1, right: 1) : .zero,
+                        weights: WeightTensor(shape: [o, i, k, k], values: RuntimeTestSupport.seeded(o * i * k * k)), bias: nil))
             }
             try builder.append(kind: conv(16, 32, 3), inputs: [Network.inputIndex], source: source)
             try builder.append(kind: conv(32, 16, 1), inputs: [0], source: source)
             try builder.append(kind: conv(16, 8, 5), inputs: [1], source: source)
             let flat = 8 * 16 * 16
-            try builder.append(kind: .fullyConnected(FullyConnected(
-                inputCount: flat, outputCount: 10, weights: WeightTensor(shape: [10, flat], values: RuntimeTestSupport.seeded(10 * flat)), bias: nil)),
+            try builder.append(
+                kind: .fullyConnected(
+                    FullyConnected(
+                        inputCount: flat, outputCount: 10, weights: WeightTensor(shape: [10, flat], values: RuntimeTestSupport.seeded(10 * flat)),
+                        bias: nil)),
                 inputs: [2], source: source)
         }
         let values = RuntimeTestSupport.seeded(input.count)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Activations against hand-computed values and the formulas of Darknet's activations.h / Keras written out here.
 final class ActivationKernelTests: XCTestCase {
@@ -11,8 +12,10 @@ final class ActivationKernelTests: XCTestCase {
         try S.runDouble(try S.single(.activation(activation), input: .vector(input.count)), input: input)
     }
 
-    func check(_ activation: Activation, tolerance: Double = 1e-12, file: StaticString = #filePath, line: UInt = #line,
-               _ formula: (Double) -> Double) throws {
+    func check(
+        _ activation: Activation, tolerance: Double = 1e-12, file: StaticString = #filePath, line: UInt = #line,
+        _ formula: (Double) -> Double
+    ) throws {
         let expected = Self.points.map { formula(Double($0)) }
         S.assertClose(try run(activation), expected, tolerance: tolerance, file: file, line: line)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Softmax, shortcut sums (Darknet's shortcut_cpu written out here), products, affine maps, PReLU,
 /// standalone batch norm and fully connected layers.
@@ -52,11 +53,17 @@ final class ArithmeticKernelTests: XCTestCase {
                 for i in 0..<count { w[i * total + offset + i] = 1 }
                 return w
             }
-            let pa = try builder.append(kind: .fullyConnected(FullyConnected(inputCount: total, outputCount: first.count,
-                weights: WeightTensor(shape: [first.count, total], values: selector(offset: 0, count: first.count)), bias: nil)),
+            let pa = try builder.append(
+                kind: .fullyConnected(
+                    FullyConnected(
+                        inputCount: total, outputCount: first.count,
+                        weights: WeightTensor(shape: [first.count, total], values: selector(offset: 0, count: first.count)), bias: nil)),
                 inputs: [Network.inputIndex], source: S.source)
-            let pb = try builder.append(kind: .fullyConnected(FullyConnected(inputCount: total, outputCount: second.count,
-                weights: WeightTensor(shape: [second.count, total], values: selector(offset: first.count, count: second.count)), bias: nil)),
+            let pb = try builder.append(
+                kind: .fullyConnected(
+                    FullyConnected(
+                        inputCount: total, outputCount: second.count,
+                        weights: WeightTensor(shape: [second.count, total], values: selector(offset: first.count, count: second.count)), bias: nil)),
                 inputs: [Network.inputIndex], source: S.source)
             let ra = try builder.append(kind: .reshape(Reshape(target: first, order: .channelsFirst)), inputs: [pa], source: S.source)
             let rb = try builder.append(kind: .reshape(Reshape(target: second, order: .channelsFirst)), inputs: [pb], source: S.source)
@@ -64,8 +71,9 @@ final class ArithmeticKernelTests: XCTestCase {
         }
         let out = try S.runDouble(combined, input: a + b)
         var expected = a.map(Double.init)
-        Self.shortcutCPU(w1: second.width, h1: second.height, c1: second.channels, add: b.map(Double.init),
-                         w2: first.width, h2: first.height, c2: first.channels, out: &expected)
+        Self.shortcutCPU(
+            w1: second.width, h1: second.height, c1: second.channels, add: b.map(Double.init),
+            w2: first.width, h2: first.height, c2: first.channels, out: &expected)
         expected = expected.map { $0 > 0 ? $0 : Double(Float(0.1)) * $0 }
         XCTAssertEqual(combined.layers.last?.outputShape, first)
         S.assertClose(out, expected, tolerance: 1e-15)
@@ -93,12 +101,15 @@ final class ArithmeticKernelTests: XCTestCase {
         var diagonal = [Float](repeating: 0, count: 16)
         for c in 0..<4 { diagonal[c * 5] = 2 }
         let network = try S.network(input: shape, outputs: [1, 2]) { builder in
-            let y = try builder.append(kind: .convolution(Convolution(
-                inputChannels: 4, outputChannels: 4, kernelHeight: 1, kernelWidth: 1,
-                weights: WeightTensor(shape: [4, 4, 1, 1], values: diagonal), bias: S.tensor([1, 1, 1, 1]))),
+            let y = try builder.append(
+                kind: .convolution(
+                    Convolution(
+                        inputChannels: 4, outputChannels: 4, kernelHeight: 1, kernelWidth: 1,
+                        weights: WeightTensor(shape: [4, 4, 1, 1], values: diagonal), bias: S.tensor([1, 1, 1, 1]))),
                 inputs: [Network.inputIndex], source: S.source)
             try builder.append(kind: .sum(ElementwiseSum(activation: .linear)), inputs: [Network.inputIndex, y], source: S.source)
-            try builder.append(kind: .sum(ElementwiseSum(activation: .linear)), inputs: [Network.inputIndex, y, Network.inputIndex], source: S.source)
+            try builder.append(
+                kind: .sum(ElementwiseSum(activation: .linear)), inputs: [Network.inputIndex, y, Network.inputIndex], source: S.source)
         }
         let outputs = try Executor<Double>(network: network).run(input: x.map(Double.init))
         S.assertClose(outputs[1], x.map { 3 * Double($0) + 1 }, tolerance: 1e-12)
@@ -138,8 +149,9 @@ final class ArithmeticKernelTests: XCTestCase {
 
     func testStandaloneBatchNormConventions() throws {
         func run(_ placement: EpsilonPlacement) throws -> [Double] {
-            let bn = BatchNorm(gamma: S.tensor([2]), beta: S.tensor([1]), mean: S.tensor([0.5]), variance: S.tensor([4]),
-                               convention: EpsilonConvention(epsilon: 0.25, placement: placement))
+            let bn = BatchNorm(
+                gamma: S.tensor([2]), beta: S.tensor([1]), mean: S.tensor([0.5]), variance: S.tensor([4]),
+                convention: EpsilonConvention(epsilon: 0.25, placement: placement))
             return try S.runDouble(try S.single(.batchNorm(bn), input: ActivationShape(channels: 1, height: 1, width: 2)), input: [0.5, 2.5])
         }
         // inside: 2 * (x - 0.5) / sqrt(4.25) + 1; outside: 2 * (x - 0.5) / 2.25 + 1
@@ -149,10 +161,12 @@ final class ArithmeticKernelTests: XCTestCase {
 
     func testFullyConnectedWithBatchNormAndActivation() throws {
         let w: [Float] = [1, 2, 3, -1, -2, -3]
-        let bn = BatchNorm(gamma: nil, beta: S.tensor([0, 1]), mean: S.tensor([1, 0]), variance: S.tensor([3, 0]),
-                           convention: EpsilonConvention(epsilon: 1, placement: .insideSqrt))
-        let fc = FullyConnected(inputCount: 3, outputCount: 2, weights: WeightTensor(shape: [2, 3], values: w), bias: S.tensor([1, 1]),
-                                batchNorm: bn, activation: .relu)
+        let bn = BatchNorm(
+            gamma: nil, beta: S.tensor([0, 1]), mean: S.tensor([1, 0]), variance: S.tensor([3, 0]),
+            convention: EpsilonConvention(epsilon: 1, placement: .insideSqrt))
+        let fc = FullyConnected(
+            inputCount: 3, outputCount: 2, weights: WeightTensor(shape: [2, 3], values: w), bias: S.tensor([1, 1]),
+            batchNorm: bn, activation: .relu)
         // input 3 x 1 x 1 = [1, 1, 1]: z = [7, -5]; bn: (7-1)/2 = 3, (-5-0)/1 + 1 = -4 -> relu [3, 0]
         XCTAssertEqual(try S.runDouble(try S.single(.fullyConnected(fc), input: .vector(3)), input: [1, 1, 1]), [3, 0])
     }

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Concatenation (route groups), upsample, reshape, zero padding and cropping, by hand.
 final class DataMovementKernelTests: XCTestCase {
@@ -30,10 +31,12 @@ final class DataMovementKernelTests: XCTestCase {
     // Stride 2 (the duplicated-pair row), stride 1 in x, and 3 x 2; with and without scale; 40 x 40 x 41
     // inputs give more than 2^16 output elements, so rows are shared between the cores.
     func testUpsampleMatchesNearestNeighbourFormula() throws {
-        for (sy, sx, scale, shape) in [(2, 2, 1.0, ActivationShape(channels: 40, height: 40, width: 41)),
-                                       (2, 2, 0.25, ActivationShape(channels: 3, height: 5, width: 7)),
-                                       (3, 1, 1.0, ActivationShape(channels: 2, height: 3, width: 4)),
-                                       (1, 3, 2.0, ActivationShape(channels: 2, height: 3, width: 4))] {
+        for (sy, sx, scale, shape) in [
+            (2, 2, 1.0, ActivationShape(channels: 40, height: 40, width: 41)),
+            (2, 2, 0.25, ActivationShape(channels: 3, height: 5, width: 7)),
+            (3, 1, 1.0, ActivationShape(channels: 2, height: 3, width: 4)),
+            (1, 3, 2.0, ActivationShape(channels: 2, height: 3, width: 4)),
+        ] {
             let network = try S.single(.upsample(Upsample(strideY: sy, strideX: sx, scale: Float(scale))), input: shape)
             let input = S.seeded(shape.count, seed: 4)
             let outH = shape.height * sy, outW = shape.width * sx
@@ -54,13 +57,15 @@ final class DataMovementKernelTests: XCTestCase {
 
     func testReshapeChannelsLastFlattensInHWCOrder() throws {
         let network = try S.single(.reshape(Reshape(target: .vector(12), order: .channelsLast)), input: codeShape)
-        XCTAssertEqual(try S.runDouble(network, input: codes),
-                       [0, 100, 200, 1, 101, 201, 10, 110, 210, 11, 111, 211])
+        XCTAssertEqual(
+            try S.runDouble(network, input: codes),
+            [0, 100, 200, 1, 101, 201, 10, 110, 210, 11, 111, 211])
     }
 
     func testReshapeChannelsLastToAnotherMap() throws {
         // target 2 x 3 x 2 (C' = 2, H' = 3, W' = 2): NHWC flat order is kept, so out[c', y', x'] = flat[(y'*2 + x')*2 + c']
-        let network = try S.single(.reshape(Reshape(target: ActivationShape(channels: 2, height: 3, width: 2), order: .channelsLast)), input: codeShape)
+        let network = try S.single(
+            .reshape(Reshape(target: ActivationShape(channels: 2, height: 3, width: 2), order: .channelsLast)), input: codeShape)
         let flat: [Double] = [0, 100, 200, 1, 101, 201, 10, 110, 210, 11, 111, 211]
         var expected = [Double](repeating: 0, count: 12)
         for c in 0..<2 { for y in 0..<3 { for x in 0..<2 { expected[(c * 3 + y) * 2 + x] = flat[(y * 2 + x) * 2 + c] } } }

@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Max and average pooling, global pooling, on small inputs computed by hand.
 final class PoolingKernelTests: XCTestCase {
@@ -13,8 +14,10 @@ final class PoolingKernelTests: XCTestCase {
 
     /// The window maximum of every output, taking a value only when it is greater (as the kernel does: NaN
     /// never, an empty window stays -infinity); windows start at (oy * stride - padTop, ox * stride - padLeft).
-    func naiveMaxPool(_ input: [Float], _ shape: ActivationShape, kh: Int, kw: Int, stride: Int, padTop: Int, padLeft: Int,
-                      outH: Int, outW: Int) -> [Double] {
+    func naiveMaxPool(
+        _ input: [Float], _ shape: ActivationShape, kh: Int, kw: Int, stride: Int, padTop: Int, padLeft: Int,
+        outH: Int, outW: Int
+    ) -> [Double] {
         var expected: [Double] = []
         for c in 0..<shape.channels {
             for y in 0..<outH {
@@ -35,16 +38,18 @@ final class PoolingKernelTests: XCTestCase {
 
     func testDarknetStyleMaxPoolSize2Stride1PaddingCountsAsMinusInfinity() throws {
         // Darknet size=2 stride=1: padding = 1 in total, window starts at -padding/2 = 0: bottom/right padded.
-        let pool = Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1,
-                           padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
+        let pool = Pooling(
+            kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1,
+            padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
         let out = try S.runDouble(try S.single(.pooling(pool), input: shape), input: grid.map { -$0 })
         // with negative values a zero padding would win; -infinity padding never does
         XCTAssertEqual(out, [-1, -2, -3, -4, -5, -6, -7, -8, -9])
     }
 
     func testMaxPoolStride2OddSize() throws {
-        let pool = Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
-                           padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
+        let pool = Pooling(
+            kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
+            padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
         XCTAssertEqual(try S.runDouble(try S.single(.pooling(pool), input: shape), input: grid), [5, 6, 8, 9])
     }
 
@@ -58,8 +63,9 @@ final class PoolingKernelTests: XCTestCase {
             input[shape.count - 1] = .infinity
             input[width] = -.infinity
             let outH = (height + 1 - 2) / 2 + 1, outW = (width + 1 - 2) / 2 + 1
-            let pool = Pooling(kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
-                               padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
+            let pool = Pooling(
+                kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
+                padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1))
             let network = try S.single(.pooling(pool), input: shape)
             XCTAssertEqual(network.layers[0].outputShape, ActivationShape(channels: 3, height: outH, width: outW))
             let expected = naiveMaxPool(input, shape, kh: 2, kw: 2, stride: 2, padTop: 0, padLeft: 0, outH: outH, outW: outW)
@@ -72,8 +78,9 @@ final class PoolingKernelTests: XCTestCase {
 
     func testAveragePoolExcludingAndIncludingPadding() throws {
         func run(_ includes: Bool) throws -> [Double] {
-            let pool = Pooling(kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
-                               padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1), countIncludesPadding: includes)
+            let pool = Pooling(
+                kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
+                padding: Padding2D(top: 0, left: 0, bottom: 1, right: 1), countIncludesPadding: includes)
             return try S.runDouble(try S.single(.pooling(pool), input: shape), input: grid)
         }
         XCTAssertEqual(try run(false), [3, 4.5, 7.5, 9])

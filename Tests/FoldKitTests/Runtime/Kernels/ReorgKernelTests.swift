@@ -1,5 +1,6 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Darknet's [reorg] / [reorg3d] against darknet's reorg_cpu written out here, and tf.space_to_depth
 /// against TensorFlow's NHWC definition.
@@ -75,9 +76,17 @@ final class ReorgKernelTests: XCTestCase {
         for ch in 0..<c { for y in 0..<h { for x in 0..<w { nhwcIn[(y * w + x) * c + ch] = Double(input[(ch * h + y) * w + x]) } } }
         let oh = h / bs, ow = w / bs, oc = c * bs * bs
         var nhwcOut = [Double](repeating: 0, count: shape.count)
-        for y in 0..<oh { for x in 0..<ow { for dy in 0..<bs { for dx in 0..<bs { for ch in 0..<c {
-            nhwcOut[(y * ow + x) * oc + (dy * bs + dx) * c + ch] = nhwcIn[((y * bs + dy) * w + x * bs + dx) * c + ch]
-        } } } } }
+        for y in 0..<oh {
+            for x in 0..<ow {
+                for dy in 0..<bs {
+                    for dx in 0..<bs {
+                        for ch in 0..<c {
+                            nhwcOut[(y * ow + x) * oc + (dy * bs + dx) * c + ch] = nhwcIn[((y * bs + dy) * w + x * bs + dx) * c + ch]
+                        }
+                    }
+                }
+            }
+        }
         var expected = [Double](repeating: 0, count: shape.count)
         for ch in 0..<oc { for y in 0..<oh { for x in 0..<ow { expected[(ch * oh + y) * ow + x] = nhwcOut[(y * ow + x) * oc + ch] } } }
         XCTAssertEqual(out, expected)

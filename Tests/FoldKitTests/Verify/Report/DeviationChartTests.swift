@@ -1,6 +1,7 @@
-@testable import FoldKit
 import Foundation
 import XCTest
+
+@testable import FoldKit
 
 /// `XMLText` escapes what XML reserves, and `DeviationChart` places values on its log axis as documented.
 final class DeviationChartTests: XCTestCase {
@@ -16,14 +17,20 @@ final class DeviationChartTests: XCTestCase {
     /// y(v) = top + plotHeight x (log10(high) - log10(v)) / (log10(high) - log10(low)).
     func testDotsSitOnTheLogScale() throws {
         func layer(_ index: Int, deviation: Double, control: Double, allowed: Double) -> LayerVerdict {
-            LayerVerdict(index: index, name: String(index), type: "conv", shape: [1, 1, 1],
-                         control: ControlDeviation(maxAbsDeviation: control, relativeDeviation: control),
-                         candidate: LayerDeviation(maxAbsReference: 1, maxAbsDeviation: deviation, relativeDeviation: deviation, meanAbsDeviation: deviation,
-                                                   medianAbsDeviation: deviation, p99AbsDeviation: deviation, at: .init(channel: 0, y: 0, x: 0)),
-                         floor: 0, fromControl: 8 * control, carried: nil, allowed: allowed, allowedBy: "control", pass: deviation <= allowed)
+            LayerVerdict(
+                index: index, name: String(index), type: "conv", shape: [1, 1, 1],
+                control: ControlDeviation(maxAbsDeviation: control, relativeDeviation: control),
+                candidate: LayerDeviation(
+                    maxAbsReference: 1, maxAbsDeviation: deviation, relativeDeviation: deviation, meanAbsDeviation: deviation,
+                    medianAbsDeviation: deviation, p99AbsDeviation: deviation, at: .init(channel: 0, y: 0, x: 0)),
+                floor: 0, fromControl: 8 * control, carried: nil, allowed: allowed, allowedBy: "control", pass: deviation <= allowed)
         }
-        let verdict = PrecisionVerdict(precision: .float32, layers: [layer(0, deviation: 1e-6, control: 1e-6, allowed: 8e-6),
-                                                                     layer(1, deviation: 1e-4, control: 2e-6, allowed: 1e-3)])
+        let verdict = PrecisionVerdict(
+            precision: .float32,
+            layers: [
+                layer(0, deviation: 1e-6, control: 1e-6, allowed: 8e-6),
+                layer(1, deviation: 1e-4, control: 2e-6, allowed: 1e-3),
+            ])
         let svg = DeviationChart.svg(verdict)
         let cys = svg.components(separatedBy: "<circle ").dropFirst().compactMap { part -> Double? in
             guard let range = part.range(of: #"cy="[0-9.]+""#, options: .regularExpression) else { return nil }

@@ -25,8 +25,10 @@ struct WinogradLayer<Variant: WinogradVariant> {
 
     /// out = epilogue(conv(input)); `scratch` holds `Variant.scratchCount` elements.
     @inline(__always)
-    func forward(input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
-                 epilogue: ChannelEpilogue<Scalar>) {
+    func forward(
+        input: UnsafePointer<Scalar>, output: UnsafeMutablePointer<Scalar>, scratch: UnsafeMutablePointer<Scalar>,
+        epilogue: ChannelEpilogue<Scalar>
+    ) {
         let g = geometry, schedule = self.schedule, parameters = self.parameters, splitsProducts = self.splitsProducts
         parameters.withTransformed(scratch: scratch + schedule.scratchCount) { u in
             schedule.run(

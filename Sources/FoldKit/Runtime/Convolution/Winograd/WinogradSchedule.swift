@@ -38,9 +38,11 @@ struct WinogradSchedule {
     /// Narrower blocks make the products' packing of U (once per block) dominate.
     static let minimumBlockTiles = 64
 
-    init(tiles: Int, points: Int, inputChannels: Int, outputChannels: Int, scalarBytes: Int,
-         blockBytes: Int = defaultBlockBytes, workers available: Int = Parallel.workerCount,
-         blocksAllowed: Bool) {
+    init(
+        tiles: Int, points: Int, inputChannels: Int, outputChannels: Int, scalarBytes: Int,
+        blockBytes: Int = defaultBlockBytes, workers available: Int = Parallel.workerCount,
+        blocksAllowed: Bool
+    ) {
         self.tiles = tiles
         self.points = points
         self.inputChannels = inputChannels
@@ -57,7 +59,8 @@ struct WinogradSchedule {
             blockCount = 1
             workers = 1
         }
-        transposesProducts = blockCount == 1 && blocksAllowed && scalarBytes == MemoryLayout<Double>.size
+        transposesProducts =
+            blockCount == 1 && blocksAllowed && scalarBytes == MemoryLayout<Double>.size
             && tiles <= Self.maximumTransposedTiles
     }
 

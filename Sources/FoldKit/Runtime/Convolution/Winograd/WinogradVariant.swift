@@ -35,16 +35,18 @@ extension WinogradVariant {
     /// How the tiles are spread over the cores (wide or in blocks, `WinogradSchedule`).
     /// `splitsProducts`: FoldKit runs the products itself (`ProductThreading.splitAcrossCores`), which blocks need.
     static func schedule(for g: ConvolutionGeometry, splitsProducts: Bool) -> WinogradSchedule {
-        WinogradSchedule(tiles: tileCount(g), points: points, inputChannels: g.input.channels, outputChannels: g.output.channels,
-                         scalarBytes: MemoryLayout<Scalar>.size, blocksAllowed: splitsProducts)
+        WinogradSchedule(
+            tiles: tileCount(g), points: points, inputChannels: g.input.channels, outputChannels: g.output.channels,
+            scalarBytes: MemoryLayout<Scalar>.size, blocksAllowed: splitsProducts)
     }
 
     /// V and M (points x C x n and points x O x n per block, `WinogradSchedule.scratchCount`), then U
     /// (points x O x C) when it is computed in `forward`.
     static func scratchCount(geometry g: ConvolutionGeometry, transformsWeightsInForward: Bool, splitsProducts: Bool) -> Int {
         schedule(for: g, splitsProducts: splitsProducts).scratchCount
-            + WinogradWeights<Scalar>.scratchCount(points: points, outputChannels: g.output.channels, inputChannels: g.input.channels,
-                                                   transformsInForward: transformsWeightsInForward)
+            + WinogradWeights<Scalar>.scratchCount(
+                points: points, outputChannels: g.output.channels, inputChannels: g.input.channels,
+                transformsInForward: transformsWeightsInForward)
     }
 
     /// V of input channel c for `tiles`: tile t at v[k * pointStride + t - tiles.lowerBound], one row of

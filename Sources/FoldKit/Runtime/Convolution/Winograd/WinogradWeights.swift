@@ -112,4 +112,3 @@ struct WinogradWeights<Scalar: ExecutorScalar> {
         }
     }
 }
-

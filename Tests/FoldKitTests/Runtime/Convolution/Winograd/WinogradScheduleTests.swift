@@ -1,16 +1,20 @@
-@testable import FoldKit
 import XCTest
+
+@testable import FoldKit
 
 /// Which Winograd layers run in blocks, how the blocks split the tiles, and the tile-row walk of a block.
 final class WinogradScheduleTests: XCTestCase {
     func schedule(tiles: Int, c: Int, o: Int, bytes: Int = 4, workers: Int = 2, allowed: Bool = true) -> WinogradSchedule {
-        WinogradSchedule(tiles: tiles, points: 16, inputChannels: c, outputChannels: o, scalarBytes: bytes,
-                         workers: workers, blocksAllowed: allowed)
+        WinogradSchedule(
+            tiles: tiles, points: 16, inputChannels: c, outputChannels: o, scalarBytes: bytes,
+            workers: workers, blocksAllowed: allowed)
     }
 
     func testFewTilesOrOneCoreOrAThreadedBLASRunWide() {
-        for s in [schedule(tiles: 127, c: 256, o: 512), schedule(tiles: 49, c: 512, o: 1024),
-                  schedule(tiles: 2704, c: 64, o: 128, workers: 1), schedule(tiles: 2704, c: 64, o: 128, allowed: false)] {
+        for s in [
+            schedule(tiles: 127, c: 256, o: 512), schedule(tiles: 49, c: 512, o: 1024),
+            schedule(tiles: 2704, c: 64, o: 128, workers: 1), schedule(tiles: 2704, c: 64, o: 128, allowed: false),
+        ] {
             XCTAssertFalse(s.isBlocked)
             XCTAssertEqual(s.blockTiles, s.tiles)
             XCTAssertEqual(s.scratchCount, 16 * s.tiles * (s.inputChannels + s.outputChannels))
@@ -31,8 +35,10 @@ final class WinogradScheduleTests: XCTestCase {
     func testBlocksAreEqualRunsPerCoreCoveringEveryTile() {
         // yolov3 at 416: 104x104 (2704 tiles, 64 -> 128) and 52x52 (676 tiles, 128 -> 256), float32 and float64;
         // tiny-yolo-voc's 16 -> 32 at 208x208 (2704 F(4x4) tiles, 36 points counted as 16 here: 1408 bytes a tile).
-        for (tiles, c, o, bytes, blocks) in [(2704, 64, 128, 4, 42), (2704, 64, 128, 8, 42), (676, 128, 256, 4, 10), (676, 128, 256, 8, 10),
-                                             (2704, 16, 6, 4, 6), (128, 8, 8, 4, 2)] {
+        for (tiles, c, o, bytes, blocks) in [
+            (2704, 64, 128, 4, 42), (2704, 64, 128, 8, 42), (676, 128, 256, 4, 10), (676, 128, 256, 8, 10),
+            (2704, 16, 6, 4, 6), (128, 8, 8, 4, 2),
+        ] {
             let s = schedule(tiles: tiles, c: c, o: o, bytes: bytes)
             XCTAssertTrue(s.isBlocked)
             XCTAssertEqual(s.blockCount, blocks, "\(tiles) tiles, \(c) -> \(o), \(bytes)-byte scalars")
@@ -40,8 +46,9 @@ final class WinogradScheduleTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(s.blockCount * s.blockTiles, tiles)
             XCTAssertLessThan((s.blockCount - 1) * s.blockTiles, tiles)
             // A block's V and M within the target, unless that would make blocks narrower than the minimum.
-            XCTAssertTrue(s.blockTiles * 16 * (c + o) * bytes <= WinogradSchedule.defaultBlockBytes * 2
-                          || s.blockTiles <= 2 * WinogradSchedule.minimumBlockTiles)
+            XCTAssertTrue(
+                s.blockTiles * 16 * (c + o) * bytes <= WinogradSchedule.defaultBlockBytes * 2
+                    || s.blockTiles <= 2 * WinogradSchedule.minimumBlockTiles)
             XCTAssertEqual(s.scratchCount, s.workers * 16 * s.blockTiles * (c + o))
         }
     }

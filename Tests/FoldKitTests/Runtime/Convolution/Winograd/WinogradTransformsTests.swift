@@ -1,6 +1,7 @@
-@testable import FoldKit
 import FoldKitCore
 import XCTest
+
+@testable import FoldKit
 
 /// The C transforms (`WinogradTransforms`) against a kernel-by-kernel and tile-by-tile evaluation of the same
 /// formulas in Swift, to the bit. Weights: runs of 1 to 300 kernels (across the C code's 64-kernel chunks),
@@ -28,8 +29,9 @@ final class WinogradTransformsTests: XCTestCase {
             inputChannels: 1, outputChannels: 1, kernelHeight: 3, kernelWidth: 3, strideY: 1, strideX: 1, dilationY: 1, dilationX: 1,
             padding: Padding2D(top: s.padTop, left: s.padLeft, bottom: s.padBottom, right: s.padRight), groups: 1,
             weights: WeightTensor(shape: [1, 1, 3, 3], values: []), bias: nil)
-        return ConvolutionGeometry(conv, input: ActivationShape(channels: 1, height: s.height, width: s.width),
-                                   output: ActivationShape(channels: 1, height: s.outputHeight, width: s.outputWidth))
+        return ConvolutionGeometry(
+            conv, input: ActivationShape(channels: 1, height: s.height, width: s.width),
+            output: ActivationShape(channels: 1, height: s.outputHeight, width: s.outputWidth))
     }
 
     /// Tile runs to transform in one call: whole rows, and runs that start and end inside a row.
@@ -42,7 +44,7 @@ final class WinogradTransformsTests: XCTestCase {
     func values<S: ExecutorScalar>(_ count: Int, seed: UInt64) -> [S] {
         var state = seed
         return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return S(Double(Int64(bitPattern: state >> 11) % 2_000_001) / 1_000_000 - 1) * 3
         }
     }
@@ -119,15 +121,17 @@ final class WinogradTransformsTests: XCTestCase {
                     var v = [S](repeating: .nan, count: points * stride)
                     plane.withUnsafeBufferPointer { p in
                         v.withUnsafeMutableBufferPointer { out in
-                            kind.input(plane: p.baseAddress!, geometry: g, tileRow: ty, firstTile: run.lowerBound, count: run.count,
-                                       into: out.baseAddress!, pointStride: stride)
+                            kind.input(
+                                plane: p.baseAddress!, geometry: g, tileRow: ty, firstTile: run.lowerBound, count: run.count,
+                                into: out.baseAddress!, pointStride: stride)
                         }
                     }
                     for (t, tx) in run.enumerated() {
                         let expected = referenceInput(kind, plane: plane, g, ty: ty, tx: tx)
                         for k in 0..<points where !same(v[k * stride + t], expected[k]) {
-                            XCTFail("\(kind) \(S.self) input, shape \(index), tile (\(ty), \(tx)), point \(k): \(v[k * stride + t]) != \(expected[k])",
-                                    file: file, line: line)
+                            XCTFail(
+                                "\(kind) \(S.self) input, shape \(index), tile (\(ty), \(tx)), point \(k): \(v[k * stride + t]) != \(expected[k])",
+                                file: file, line: line)
                             return
                         }
                     }
@@ -159,9 +163,10 @@ final class WinogradTransformsTests: XCTestCase {
                     let first = run.lowerBound * side, columnCount = min(run.upperBound * side, outW) - first
                     m.withUnsafeBufferPointer { q in
                         output.withUnsafeMutableBufferPointer { out in
-                            kind.output(m: q.baseAddress!, pointStride: stride, tileStride: tileStride, count: run.count,
-                                        rows: out.baseAddress! + y0 * outW + first,
-                                        outputWidth: outW, rowCount: rowCount, columnCount: columnCount)
+                            kind.output(
+                                m: q.baseAddress!, pointStride: stride, tileStride: tileStride, count: run.count,
+                                rows: out.baseAddress! + y0 * outW + first,
+                                outputWidth: outW, rowCount: rowCount, columnCount: columnCount)
                         }
                     }
                     var expected = [S](repeating: .nan, count: outH * outW)
@@ -172,8 +177,9 @@ final class WinogradTransformsTests: XCTestCase {
                         }
                     }
                     for i in 0..<(outH * outW) where !same(output[i], expected[i]) {
-                        XCTFail("\(kind) \(S.self) output, shape \(index), tile row \(ty), run \(run), tile stride \(tileStride), pixel \(i): \(output[i]) != \(expected[i])",
-                                file: file, line: line)
+                        XCTFail(
+                            "\(kind) \(S.self) output, shape \(index), tile row \(ty), run \(run), tile stride \(tileStride), pixel \(i): \(output[i]) != \(expected[i])",
+                            file: file, line: line)
                         return
                     }
                 }
@@ -211,8 +217,9 @@ final class WinogradTransformsTests: XCTestCase {
             for p in 0..<pairs {
                 let expected = referenceWeights(kind, Array(w[(9 * p)..<(9 * p + 9)])).map { S($0) }
                 for k in 0..<points where !same(u[k * planeStride + p], expected[k]) {
-                    XCTFail("\(kind) \(S.self) weights, \(pairs) pairs, pair \(p), point \(k): \(u[k * planeStride + p]) != \(expected[k])",
-                            file: file, line: line)
+                    XCTFail(
+                        "\(kind) \(S.self) weights, \(pairs) pairs, pair \(p), point \(k): \(u[k * planeStride + p]) != \(expected[k])",
+                        file: file, line: line)
                     return
                 }
             }

@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "FoldKitCLI",
             dependencies: [
-                "FoldKit", "FoldKitBlobFormat",
+                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
@@ -87,10 +87,10 @@ let package = Package(
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
-        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitLoader", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitDarknet", "FoldKitLoader", "FoldKitTestSupport"]),
         .testTarget(
             name: "FoldKitLoaderTests",
-            dependencies: ["FoldKitLoader", "FoldKit", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "FoldKitCLITests", dependencies: ["FoldKitCLI", "FoldKit", "FoldKitTestSupport"]),
+            dependencies: ["FoldKitLoader", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "FoldKitCLITests", dependencies: ["FoldKitCLI", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport"]),
     ]
 )

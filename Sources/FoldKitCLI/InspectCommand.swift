@@ -18,7 +18,7 @@ struct InspectCommand: ParsableCommand {
         console.say(InspectTable.render(network))
         var hazards: [Float16Hazard]?
         var weightProblems: [String]?
-        if model.files.count > 1 || network.format == .keras {
+        if !network.parametersArePlaceholders {
             let findings = try WeightHealthCheck.scan(network)
             for line in WeightHealthArguments.report(findings) { console.say(line) }
             weightProblems = findings.map(\.text)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoldKit
+import FoldKitDarknet
 import Foundation
 
 /// `foldkit seed-weights`: a deterministic synthetic .weights file for a Darknet cfg.

@@ -26,11 +26,22 @@ public struct Network: Sendable {
     public var epsilonConvention: EpsilonConvention
     /// Reader-specific facts for reports (Darknet header version and `seen`, Keras version, backend).
     public var metadata: [String: String]
+    /// How the model's framework refers to its layers, set by the reader: `.index` (Darknet: [route] and
+    /// [shortcut] name positions, so indices are the layers' identity and no layer may be removed; blobs are
+    /// named `conv<i>`, fixtures identified by index) or `.name` (Keras: each layer's own name).
+    public var layerIdentity: LayerIdentity
+    /// Whether a (batch, features) tensor has rank 2 in the framework (Keras: Dense and Flatten outputs, a
+    /// vector input), set by the reader; otherwise it is (1, C, 1, 1) (Darknet).
+    public var vectorsAreRank2: Bool
+    /// Whether the parameters are zero-filled placeholders (a .cfg read without its .weights, for shapes
+    /// only), set by the reader.
+    public var parametersArePlaceholders: Bool
 
     /// A network of `layers` (in execution order) over an input of `inputShape`.
     public init(
         format: SourceFormat, sourceFiles: [String], inputShape: ActivationShape, inputOrder: ElementOrder,
-        layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: [String: String] = [:]
+        layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: [String: String] = [:],
+        layerIdentity: LayerIdentity = .index, vectorsAreRank2: Bool = false, parametersArePlaceholders: Bool = false
     ) {
         self.format = format
         self.sourceFiles = sourceFiles
@@ -40,6 +51,9 @@ public struct Network: Sendable {
         self.outputs = outputs
         self.epsilonConvention = epsilonConvention
         self.metadata = metadata
+        self.layerIdentity = layerIdentity
+        self.vectorsAreRank2 = vectorsAreRank2
+        self.parametersArePlaceholders = parametersArePlaceholders
     }
 
     /// The layers whose outputs are the network's outputs.

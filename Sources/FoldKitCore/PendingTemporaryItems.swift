@@ -7,27 +7,27 @@ import Foundation
 /// removed. `withLock` lets a writer make a rename and the matching unregistration one step that a
 /// concurrent `removeAll()` cannot split: the handler either sees the temporary path (and removes it)
 /// or does not see it (because it is already the finished output).
-public enum PendingTemporaryItems {
+package enum PendingTemporaryItems {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths: [UUID: URL] = [:]
 
     /// Registers `url`; keep the token to unregister it.
-    public static func register(_ url: URL) -> UUID {
+    package static func register(_ url: URL) -> UUID {
         let token = UUID()
         withLock { paths[token] = url }
         return token
     }
 
     /// Forgets the item registered under `token` (it was renamed into place or already removed).
-    public static func unregister(_ token: UUID) {
+    package static func unregister(_ token: UUID) {
         withLock { _ = paths.removeValue(forKey: token) }
     }
 
     /// The paths registered now.
-    public static var registered: [URL] { withLock { Array(paths.values) } }
+    package static var registered: [URL] { withLock { Array(paths.values) } }
 
     /// Runs `body` while no other thread can register, unregister or remove items.
-    public static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package static func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -37,7 +37,7 @@ public enum PendingTemporaryItems {
     /// renamed to a `.discard-` sibling so that threads still writing into it cannot re-create files
     /// under the old path while it is being removed. Called from the termination-signal handler.
     @discardableResult
-    public static func removeAll() -> [URL] {
+    package static func removeAll() -> [URL] {
         withLock {
             let removed = Array(paths.values)
             for url in removed {

@@ -78,7 +78,8 @@ public enum DarknetReader {
         let heads = builder.layers.filter { if case .detection = $0.kind { return true } else { return false } }.map(\.index)
         let network = Network(
             format: .darknet, sourceFiles: [cfg.path] + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
-            inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon)
+            inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon,
+            layerIdentity: .index, vectorsAreRank2: false, parametersArePlaceholders: weightsPath == nil)
         return (network, cursor)
     }
 

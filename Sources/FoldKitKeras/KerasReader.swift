@@ -156,7 +156,8 @@ public enum KerasReader {
         let network = Network(
             format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,
             inputOrder: channelsFirst ? .channelsFirst : .channelsLast, layers: translator.layers,
-            outputs: outputs, epsilonConvention: convention, metadata: metadata)
+            outputs: outputs, epsilonConvention: convention, metadata: metadata,
+            layerIdentity: .name, vectorsAreRank2: true)
         if let override = options.epsilonOverride { return network.withEpsilonConvention(override) }
         return network
     }

@@ -1,3 +1,4 @@
+import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest

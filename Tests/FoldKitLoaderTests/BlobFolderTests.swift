@@ -1,5 +1,6 @@
 import Crypto
 import FoldKitBlobFormat
+import FoldKitDarknet
 import FoldKitLoader
 import FoldKitTestSupport
 import Foundation

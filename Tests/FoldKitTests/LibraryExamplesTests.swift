@@ -1,4 +1,5 @@
 import FoldKit
+import FoldKitDarknet
 import FoldKitLoader
 import FoldKitTestSupport
 import Foundation

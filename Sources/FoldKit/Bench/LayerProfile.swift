@@ -7,15 +7,15 @@ import Foundation
 ///
 /// Two clocks: wall time, and the process's CPU time (all threads, `CLOCK_PROCESS_CPUTIME_ID`), which
 /// other processes on a loaded machine disturb far less. CPU time / wall time is how many cores a layer kept busy.
-public struct LayerProfile: Sendable {
+package struct LayerProfile: Sendable {
     /// Minimum wall time of each layer, in seconds, indexed by layer index.
-    public var seconds: [Double]
+    package var seconds: [Double]
     /// Minimum CPU time (all threads) of each layer, in seconds, indexed by layer index.
-    public var cpuSeconds: [Double]
+    package var cpuSeconds: [Double]
     /// Minimum wall time of a whole pass (not the sum of `seconds`: each layer's minimum may come from a different pass).
-    public var passSeconds: Double
+    package var passSeconds: Double
 
-    public static func measure<Scalar: ExecutorScalar>(_ executor: Executor<Scalar>, input: [Scalar], runs: Int) throws -> LayerProfile {
+    package static func measure<Scalar: ExecutorScalar>(_ executor: Executor<Scalar>, input: [Scalar], runs: Int) throws -> LayerProfile {
         let count = executor.network.layers.count
         var seconds = [Double](repeating: .infinity, count: count)
         var cpuSeconds = [Double](repeating: .infinity, count: count)

@@ -182,7 +182,7 @@ public enum BlobWriter {
     }
 
     /// The file-name prefix of a layer's blobs.
-    static func prefix(for layer: Layer, format: Network.SourceFormat) -> String {
+    static func prefix(for layer: Layer, identity: LayerIdentity) -> String {
         let kindPrefix: String
         switch layer.kind {
         case .convolution: kindPrefix = "conv"
@@ -191,6 +191,6 @@ public enum BlobWriter {
         case .prelu: kindPrefix = "prelu"
         default: kindPrefix = "layer"
         }
-        return format == .darknet ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
+        return identity == .index ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
     }
 }

@@ -38,7 +38,7 @@ final class LayerStream {
 
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobEntry] {
         // `usedPrefixes` holds lowercase prefixes: names differing only by case must not share files.
-        let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, format: network.format), index: layer.index, taken: &usedPrefixes)
+        let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, identity: network.layerIdentity), index: layer.index, taken: &usedPrefixes)
         let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)]
         do {
             switch layer.kind {

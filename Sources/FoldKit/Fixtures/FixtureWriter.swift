@@ -61,7 +61,7 @@ public enum FixtureWriter {
     /// and element-wise layers on those. Their fixtures have shape (1, N) as Keras' own outputs do;
     /// Darknet has no such rank, so its outputs stay (1, C, 1, 1).
     static func vectorLayers(_ network: Network) -> Set<Int> {
-        guard network.format == .keras else { return [] }
+        guard network.vectorsAreRank2 else { return [] }
         var vectors = Set<Int>()
         for layer in network.layers {
             let isVector: Bool
@@ -100,8 +100,8 @@ public enum FixtureWriter {
     ) {
         if position == 0 { return ("input.npy", .name("input"), "input", "input", network.inputShape) }
         let layer = network.layers[position - 1]
-        let id: FixtureManifest.LayerID = network.format == .darknet ? .index(layer.index) : .name(layer.name)
-        let suffix = network.format == .darknet ? "" : "_" + SafeFileName.sanitize(layer.name)
+        let id: FixtureManifest.LayerID = network.layerIdentity == .index ? .index(layer.index) : .name(layer.name)
+        let suffix = network.layerIdentity == .index ? "" : "_" + SafeFileName.sanitize(layer.name)
         return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, layer.kind.typeName, layer.outputShape)
     }
 

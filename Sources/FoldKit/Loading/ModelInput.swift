@@ -31,7 +31,7 @@ public struct ModelInput: Sendable {
     /// `npy(path:network:)` for an array already read.
     public static func npy(_ array: InputArray, network: Network) throws -> ModelInput {
         let s = network.inputShape
-        let isVector = network.format == .keras && s.height == 1 && s.width == 1 && array.shape.last == s.channels && array.shape.count <= 2
+        let isVector = network.vectorsAreRank2 && s.height == 1 && s.width == 1 && array.shape.last == s.channels && array.shape.count <= 2
         let dims: [Int]
         switch network.inputOrder {
         case _ where isVector: dims = [s.channels]

@@ -90,9 +90,9 @@ public enum BatchNormAttachment {
             result.layers[attachment.producer] = producer
             result.layers[attachment.batchNorm].kind = .identity(reason: aliasReason)
         }
-        switch network.format {
-        case .darknet: return result
-        case .keras: return removingAliases(result, found)
+        switch network.layerIdentity {
+        case .index: return result
+        case .name: return removingAliases(result, found)
         }
     }
 

@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation
 import XCTest

@@ -34,7 +34,8 @@ final class BatchNormAttachmentTests: XCTestCase {
         }
         return Network(
             format: format, sourceFiles: ["test"], inputShape: input, inputOrder: .channelsFirst,
-            layers: builder.layers, outputs: outputs, epsilonConvention: .darknet)
+            layers: builder.layers, outputs: outputs, epsilonConvention: .darknet,
+            layerIdentity: format == .darknet ? .index : .name, vectorsAreRank2: format == .keras)
     }
 
     /// conv (linear) -> bn -> relu.

@@ -4,20 +4,20 @@ import Foundation
 /// The image `verify --image` ran on, embedded in the audit page as a `data:` URI: the file's own bytes
 /// (JPEG or PNG, told apart by their signatures FF D8 FF and 89 50 4E 47), base64-encoded, so the page
 /// shows exactly the file that was checked and needs nothing beside it.
-public struct AuditImage: Sendable {
-    public var dataURI: String
+package struct AuditImage: Sendable {
+    package var dataURI: String
     /// Size in pixels (boxes are drawn in these coordinates).
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
 
-    public init(dataURI: String, width: Int, height: Int) {
+    package init(dataURI: String, width: Int, height: Int) {
         self.dataURI = dataURI
         self.width = width
         self.height = height
     }
 
     /// Reads the file at `path`; `width` x `height` is its decoded size.
-    public init(path: String, width: Int, height: Int) throws {
+    package init(path: String, width: Int, height: Int) throws {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw FoldKitError(.io, "cannot read image: \(error.localizedDescription)", file: path)

@@ -9,11 +9,11 @@ import Foundation
 /// form), beside a 3-digit rendering for people. Sections (Docs/Verify.md "Audit page"):
 /// the verdict, one chart per precision (`DeviationChart`), the float16 hazards, the boxes on the image
 /// (`DetectionOverlay`, with `--image`), one layer table per precision, blob problems, timings.
-public enum AuditPage {
+package enum AuditPage {
     /// How many of the original network's boxes the page draws and lists (strongest first).
-    public static let shownBoxes = 100
+    package static let shownBoxes = 100
 
-    public static func render(_ report: VerificationReport, image: AuditImage?) -> String {
+    package static func render(_ report: VerificationReport, image: AuditImage?) -> String {
         var html: [String] = []
         let verdict = report.passed ? "PASS" : "FAIL"
         let title = "foldkit verify: \(verdict), \(report.files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " "))"
@@ -43,7 +43,7 @@ public enum AuditPage {
     }
 
     /// Writes the page to `url` (UTF-8).
-    public static func write(_ report: VerificationReport, image: AuditImage?, to url: URL) throws {
+    package static func write(_ report: VerificationReport, image: AuditImage?, to url: URL) throws {
         do { try Data(render(report, image: image).utf8).write(to: url, options: .atomic) } catch {
             throw FoldKitError(.io, "cannot write the audit page: \(error.localizedDescription)", file: url.path)
         }

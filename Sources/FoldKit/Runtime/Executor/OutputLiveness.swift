@@ -15,14 +15,14 @@ import FoldKitCore
 ///
 /// Input indices outside `0..<layers.count` (`Network.inputIndex`, or a malformed hand-built network) and
 /// inputs that do not come before their reader are ignored here; `Executor` reports those as errors.
-public struct OutputLiveness: Sendable {
+struct OutputLiveness: Sendable {
     /// For each layer, the index of the last layer that reads its output (or the layer itself).
-    public let lastReader: [Int]
+    let lastReader: [Int]
     /// For each layer j, the layers whose last reader is j, in increasing order (j itself when nothing
     /// reads its output): the outputs that can be released once j has run.
     private let releasedAfter: [[Int]]
 
-    public init(_ network: Network) {
+    init(_ network: Network) {
         let count = network.layers.count
         var lastReader = Array(0..<count)
         for layer in network.layers {
@@ -40,13 +40,13 @@ public struct OutputLiveness: Sendable {
 
     /// The outputs no layer after `index` reads: those whose last reader is `index` (including `index`'s
     /// own output when nothing reads it). Empty for an index outside the network.
-    public func released(after index: Int) -> [Int] {
+    func released(after index: Int) -> [Int] {
         releasedAfter.indices.contains(index) ? releasedAfter[index] : []
     }
 
     /// The largest number of outputs held at once when every output is released right after its last
     /// reader has run: the count just after layer j has run, before the release, maximised over j.
-    public var peakLiveCount: Int {
+    var peakLiveCount: Int {
         var live = 0, peak = 0
         for index in releasedAfter.indices {
             live += 1

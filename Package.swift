@@ -87,7 +87,12 @@ let package = Package(
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
-        .testTarget(name: "FoldKitTests", dependencies: ["FoldKit", "FoldKitDarknet", "FoldKitLoader", "FoldKitTestSupport"]),
+        .testTarget(
+            name: "FoldKitTests",
+            dependencies: [
+                "FoldKit", "FoldKitDarknet", "FoldKitLoader", "FoldKitTestSupport",
+                .target(name: "CBLAS", condition: .when(platforms: [.linux])),
+            ]),
         .testTarget(
             name: "FoldKitLoaderTests",
             dependencies: ["FoldKitLoader", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

@@ -5,6 +5,10 @@ import FoldKitTestSupport
 import Foundation
 import XCTest
 
+#if canImport(CBLAS)
+    import CBLAS
+#endif
+
 /// The examples of Docs/Library.md, compiled and run: the code between `// example: NAME` and
 /// `// end example` below is the page's code block after `<!-- example: NAME -->` (checked by
 /// `testLibraryPageShowsTheTestedCode`), and the workflow they make up - load, fold, write blobs, verify,
@@ -62,6 +66,15 @@ final class LibraryExamplesTests: XCTestCase {
         print("\(blobs.tensors.count) tensors, \(weightCount) weights")
         // end example
 
+        let found = BLASThreadCount.current
+        defer { BLASThreadCount.current = found }  // the example changes the process: put it back
+        // example: threads
+        let tuning = ProcessTuning(singleThreadedBLAS: true).apply()  // once, at the start of a program
+        let executor = try Executor<Float>(network: folded, options: ExecutorOptions(productThreading: tuning.productThreading))
+        let output = try executor.run(input: input.values).last ?? []
+        // end example
+
+        XCTAssertEqual(output.count, network.layers.last?.outputShape.count)
         XCTAssertEqual(network.layers.count, 9)
         XCTAssertTrue(report.passed, report.text())
         XCTAssertTrue(shipped.problems.isEmpty, "\(shipped.problems)")
@@ -147,7 +160,7 @@ final class LibraryExamplesTests: XCTestCase {
 
     func testLibraryPageShowsTheTestedCode() throws {
         let page = try pageExamples(), tested = try testedExamples()
-        XCTAssertEqual(Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "loader"])
+        XCTAssertEqual(Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "loader", "threads"])
         XCTAssertEqual(Set(page.keys), Set(tested.keys))
         for (name, code) in page {
             XCTAssertEqual(code, tested[name], "Docs/Library.md example \(name) differs from LibraryExamplesTests")
@@ -157,6 +170,25 @@ final class LibraryExamplesTests: XCTestCase {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         for line in pageText.components(separatedBy: "\n") where line.hasPrefix("import ") {
             XCTAssertTrue(source.contains("\n\(line)\n") || source.hasPrefix("\(line)\n"), line)
+        }
+    }
+}
+
+/// OpenBLAS's thread count, read and restored around the example that applies `ProcessTuning` (nil and
+/// nothing set where the BLAS is not OpenBLAS).
+private enum BLASThreadCount {
+    static var current: Int32? {
+        get {
+            #if canImport(CBLAS)
+                return openblas_get_num_threads()
+            #else
+                return nil
+            #endif
+        }
+        set {
+            #if canImport(CBLAS)
+                if let newValue { openblas_set_num_threads(newValue) }
+            #endif
         }
     }
 }

@@ -25,13 +25,17 @@ public struct BatchNorm: Sendable {
     /// C, the length of `mean`.
     public var channels: Int { mean.count }
 
-    /// The folded per-channel affine map y = scale * x + shift, computed in float64.
+    /// The folded per-channel affine map y = scale * x + shift, computed in float64; throws when gamma, beta,
+    /// mean and variance do not all hold `channels` values.
     package func affine() throws -> (scale: [Double], shift: [Double]) {
         let n = channels
         let g = try gamma?.floats() ?? [Float](repeating: 1, count: n)
         let b = try beta?.floats() ?? [Float](repeating: 0, count: n)
         let m = try mean.floats()
         let v = try variance.floats()
+        for (values, name) in [(g, "gamma"), (b, "beta"), (m, "mean"), (v, "variance")] where values.count != n {
+            throw FoldKitError(.badInput, "batch norm size does not match the layer's outputs", expected: "\(n)", found: "\(values.count) (\(name))")
+        }
         var scale = [Double](repeating: 0, count: n)
         var shift = [Double](repeating: 0, count: n)
         for c in 0..<n {

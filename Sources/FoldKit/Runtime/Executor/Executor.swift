@@ -7,7 +7,8 @@ import Foundation
 /// Works on folded and unfolded networks alike: a convolution or connected layer with a batch norm
 /// applies it after the bias and before the activation, with the layer's `EpsilonConvention`, in
 /// `Scalar` precision. Every `LayerKind` is supported; see the kernel files beside this one for the
-/// exact formulas. Convolutions and connected layers go through cblas GEMM (OpenBLAS uses all cores).
+/// exact formulas. Convolutions and connected layers go through cblas GEMM, threaded as
+/// `ExecutorOptions.productThreading` says.
 public final class Executor<Scalar: ExecutorScalar> {
     /// The network run.
     public let network: Network

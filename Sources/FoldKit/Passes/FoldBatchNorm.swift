@@ -47,18 +47,14 @@ public enum FoldBatchNorm {
     static func fold(_ kind: LayerKind, reader: FloatSpanReader) throws -> LayerKind {
         switch kind {
         case .convolution(var c):
-            let plan = try FoldPlan(outputs: c.outputChannels, bias: c.bias, batchNorm: c.batchNorm, reader: reader)
-            guard c.batchNorm != nil else { return kind }
-            c.weights = try plan.folded(c.weights)
-            c.bias = WeightTensor(shape: [c.outputChannels], values: plan.bias ?? [])
-            c.batchNorm = nil
+            guard let folded = try fold(weights: c.weights, bias: c.bias, batchNorm: c.batchNorm, outputs: c.outputChannels, reader: reader)
+            else { return kind }
+            (c.weights, c.bias, c.batchNorm) = (folded.weights, folded.bias, nil)
             return .convolution(c)
         case .fullyConnected(var f):
-            let plan = try FoldPlan(outputs: f.outputCount, bias: f.bias, batchNorm: f.batchNorm, reader: reader)
-            guard f.batchNorm != nil else { return kind }
-            f.weights = try plan.folded(f.weights)
-            f.bias = WeightTensor(shape: [f.outputCount], values: plan.bias ?? [])
-            f.batchNorm = nil
+            guard let folded = try fold(weights: f.weights, bias: f.bias, batchNorm: f.batchNorm, outputs: f.outputCount, reader: reader)
+            else { return kind }
+            (f.weights, f.bias, f.batchNorm) = (folded.weights, folded.bias, nil)
             return .fullyConnected(f)
         case .batchNorm(let bn):
             let (scale, shift) = try FoldPlan.affine(of: bn, channels: bn.channels, reader: reader)
@@ -69,6 +65,16 @@ public enum FoldBatchNorm {
         default:
             return kind
         }
+    }
+
+    /// The folded weights and bias of a layer with `outputs` outputs (`FoldPlan`, which checks every size
+    /// first); nil when it has no batch norm, its tensors then left as they are.
+    private static func fold(
+        weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?, outputs: Int, reader: FloatSpanReader
+    ) throws -> (weights: WeightTensor, bias: WeightTensor)? {
+        let plan = try FoldPlan(outputs: outputs, bias: bias, batchNorm: batchNorm, reader: reader)
+        guard batchNorm != nil else { return nil }
+        return (try plan.folded(weights), WeightTensor(shape: [outputs], values: plan.bias ?? []))
     }
 
     /// A `FoldKitError` given the layer's source file and label.

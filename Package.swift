@@ -96,6 +96,10 @@ let package = Package(
         .testTarget(
             name: "FoldKitLoaderTests",
             dependencies: ["FoldKitLoader", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "FoldKitCLITests", dependencies: ["FoldKitCLI", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport"]),
+        .testTarget(
+            name: "FoldKitCLITests",
+            dependencies: [
+                "FoldKitCLI", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
     ]
 )

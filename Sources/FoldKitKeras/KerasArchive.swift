@@ -5,12 +5,18 @@ import ZIPFoundation
 /// A Keras 3 `.keras` archive: a zip holding `config.json` (the model description),
 /// `model.weights.h5` (weights under `layers/<path>/vars/<i>`) and `metadata.json`
 /// (`keras_version`, `date_saved`). Entries may be stored or deflated.
-struct KerasArchive {
-    var config: String
-    var metadata: KerasJSON?
+///
+/// Opening reads the description and metadata only; the weights are extracted by `extractWeights()`,
+/// so a model the description already refuses costs no extraction.
+final class KerasArchive {
+    let path: String
+    let config: String
+    let metadata: KerasJSON?
+    private let archive: Archive
+    private let weightsEntry: Entry
     /// model.weights.h5 extracted to a temporary file (libhdf5 opens files by path); removed by `cleanUp()`.
-    var weightsPath: String
-    private var temporaryFolder: URL
+    private(set) var weightsPath: String?
+    private var temporaryFolder: URL?
     /// Lets a SIGINT/SIGTERM handler remove the temporary folder (`PendingTemporaryItems`).
     private var registration: UUID?
 
@@ -22,85 +28,99 @@ struct KerasArchive {
     static let expansionAllowance: UInt64 = 1 << 20
 
     init(path: String) throws {
-        let archive: Archive
+        self.path = path
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
             throw FoldKitError(.badInput, "not a readable zip archive (.keras): \(error)", file: path)
         }
-        func entry(_ name: String, required: Bool) throws -> Entry? {
-            guard let entry = archive[name] else {
-                if required {
-                    throw FoldKitError(
-                        .badInput, "archive has no '\(name)'", file: path,
-                        expected: "config.json, model.weights.h5, metadata.json",
-                        found: archive.map { $0.path }.joined(separator: ", "))
-                }
-                return nil
-            }
-            try Self.checkDeclaredSize(of: entry, archive: path)
-            return entry
-        }
-        /// Extracts `entry` into `consume`, stopping as soon as more bytes come out than its header declared.
-        func extract(_ entry: Entry, _ consume: (Data) throws -> Void) throws {
-            var produced: UInt64 = 0
-            do {
-                _ = try archive.extract(
-                    entry,
-                    consumer: { chunk in
-                        produced += UInt64(chunk.count)
-                        guard produced <= entry.uncompressedSize else { throw ExtractionOverrun() }
-                        try consume(chunk)
-                    })
-            } catch is ExtractionOverrun {
-                throw FoldKitError(
-                    .badInput, "entry '\(entry.path)' expands beyond the size its header declares", file: path,
-                    expected: "\(entry.uncompressedSize) bytes", found: "more")
-            } catch let error as FoldKitError {
-                throw error
-            } catch {
-                throw FoldKitError(.badInput, "cannot extract '\(entry.path)': \(error)", file: path)
-            }
-        }
-        func entryData(_ name: String, required: Bool) throws -> Data? {
-            guard let found = try entry(name, required: required) else { return nil }
-            var data = Data()
-            try extract(found) { data.append($0) }
-            return data
-        }
-        guard let configData = try entryData("config.json", required: true), let weightsEntry = try entry("model.weights.h5", required: true) else {
+        guard let configData = try Self.entryData("config.json", in: archive, path: path, required: true),
+            let weightsEntry = try Self.entry("model.weights.h5", in: archive, path: path, required: true)
+        else {
             throw FoldKitError(.badInput, "archive is missing entries", file: path)
         }
+        self.weightsEntry = weightsEntry
         config = String(decoding: configData, as: UTF8.self)
-        if let meta = try entryData("metadata.json", required: false) {
-            metadata = try? KerasJSON.parse(String(decoding: meta, as: UTF8.self), file: "\(path)/metadata.json")
+        metadata = try Self.entryData("metadata.json", in: archive, path: path, required: false).flatMap {
+            try? KerasJSON.parse(String(decoding: $0, as: UTF8.self), file: "\(path)/metadata.json")
         }
-        temporaryFolder = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-keras-\(UUID().uuidString)")
-        let url = temporaryFolder.appendingPathComponent("model.weights.h5")
+    }
+
+    /// Extracts model.weights.h5 to a temporary file, chunk by chunk (memory stays bounded by the extraction
+    /// buffer), and returns its path; later calls return the same path. Removed by `cleanUp()`.
+    func extractWeights() throws -> String {
+        if let weightsPath { return weightsPath }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-keras-\(UUID().uuidString)")
+        let url = folder.appendingPathComponent("model.weights.h5")
         let output: FileHandle
         // Registered before it exists, so a SIGINT/SIGTERM at any point finds and removes it.
-        registration = PendingTemporaryItems.register(temporaryFolder)
+        temporaryFolder = folder
+        registration = PendingTemporaryItems.register(folder)
         do {
-            try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             output = try FileHandle(forWritingTo: url)
         } catch {
-            try? FileManager.default.removeItem(at: temporaryFolder)
-            if let registration { PendingTemporaryItems.unregister(registration) }
+            cleanUp()
             throw FoldKitError(.io, "cannot write the extracted weights to a temporary file: \(error)", file: path)
         }
-        weightsPath = url.path
-        // The weights go to disk chunk by chunk, so memory stays bounded by the extraction buffer.
         do {
             defer { try? output.close() }
-            try extract(weightsEntry) { chunk in
+            try Self.extract(weightsEntry, from: archive, path: path) { chunk in
                 do { try output.write(contentsOf: chunk) } catch {
-                    throw FoldKitError(.io, "cannot write the extracted weights to a temporary file: \(error)", file: path)
+                    throw FoldKitError(.io, "cannot write the extracted weights to a temporary file: \(error)", file: self.path)
                 }
             }
         } catch {
             cleanUp()
             throw error
+        }
+        weightsPath = url.path
+        return url.path
+    }
+
+    /// The entry `name`, its declared size checked; nil (or an error listing the entries, when `required`) if absent.
+    private static func entry(_ name: String, in archive: Archive, path: String, required: Bool) throws -> Entry? {
+        guard let entry = archive[name] else {
+            if required {
+                throw FoldKitError(
+                    .badInput, "archive has no '\(name)'", file: path,
+                    expected: "config.json, model.weights.h5, metadata.json",
+                    found: archive.map { $0.path }.joined(separator: ", "))
+            }
+            return nil
+        }
+        try checkDeclaredSize(of: entry, archive: path)
+        return entry
+    }
+
+    /// The bytes of entry `name` (a small one: the description or the metadata).
+    private static func entryData(_ name: String, in archive: Archive, path: String, required: Bool) throws -> Data? {
+        guard let found = try entry(name, in: archive, path: path, required: required) else { return nil }
+        var data = Data()
+        try extract(found, from: archive, path: path) { data.append($0) }
+        return data
+    }
+
+    /// Extracts `entry` into `consume`, stopping as soon as more bytes come out than its header declared.
+    private static func extract(_ entry: Entry, from archive: Archive, path: String, _ consume: (Data) throws -> Void) throws {
+        var produced: UInt64 = 0
+        do {
+            _ = try archive.extract(
+                entry,
+                consumer: { chunk in
+                    produced += UInt64(chunk.count)
+                    guard produced <= entry.uncompressedSize else { throw ExtractionOverrun() }
+                    try consume(chunk)
+                })
+        } catch is ExtractionOverrun {
+            throw FoldKitError(
+                .badInput, "entry '\(entry.path)' expands beyond the size its header declares", file: path,
+                expected: "\(entry.uncompressedSize) bytes", found: "more")
+        } catch let error as FoldKitError {
+            throw error
+        } catch {
+            throw FoldKitError(.badInput, "cannot extract '\(entry.path)': \(error)", file: path)
         }
     }
 
@@ -122,8 +142,12 @@ struct KerasArchive {
     /// Thrown inside ZIPFoundation's consumer when an entry outgrows its declared size.
     private struct ExtractionOverrun: Error {}
 
+    /// Removes the extracted weights, if any.
     func cleanUp() {
-        try? FileManager.default.removeItem(at: temporaryFolder)
+        if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
         if let registration { PendingTemporaryItems.unregister(registration) }
+        temporaryFolder = nil
+        registration = nil
+        weightsPath = nil
     }
 }

@@ -58,8 +58,9 @@ public enum KerasReader {
             let archive = try KerasArchive(path: paths[0])
             defer { archive.cleanUp() }
             let json = try KerasJSON.parse(archive.config, file: paths[0])
+            try KerasLayerSupport.refuseUnsupported(json, file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
-            let file = try HDF5File(path: archive.weightsPath)
+            let file = try HDF5File(path: try archive.extractWeights())
             let ordered = description.layers.map { ($0.name, $0.className) }
             let store = KerasWeightStore(file: file, layout: .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)))
             let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
@@ -76,6 +77,7 @@ public enum KerasReader {
                     file: paths[0], expected: "[model.h5] or [config.json, weights.h5]")
             }
             let json = try KerasJSON.parse(try file.stringAttribute("model_config"), file: paths[0])
+            try KerasLayerSupport.refuseUnsupported(json, file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
             let root = file.exists("model_weights") ? "model_weights" : ""
             let store = KerasWeightStore(file: file, layout: .legacy(root: root))
@@ -92,7 +94,9 @@ public enum KerasReader {
             do { text = try String(contentsOfFile: jsonPath, encoding: .utf8) } catch {
                 throw FoldKitError(.io, "cannot read the model description: \(error)", file: jsonPath)
             }
-            let description = try KerasModelDescription.parse(try KerasJSON.parse(text, file: jsonPath), file: jsonPath)
+            let json = try KerasJSON.parse(text, file: jsonPath)
+            try KerasLayerSupport.refuseUnsupported(json, file: jsonPath)
+            let description = try KerasModelDescription.parse(json, file: jsonPath)
             let file = try HDF5File(path: weightsPath)
             let root = file.exists("model_weights") ? "model_weights" : ""
             // `save_weights("x.weights.h5")` (Keras 3, recent tf.keras) writes the archive layout: layers/<path>/vars/<i>.

@@ -85,9 +85,11 @@ final class HDF5File {
         let typeClass = H5Tget_class(type)
         let typeSize = H5Tget_size(type)
         H5Tclose(type)
-        guard typeClass == H5T_FLOAT else {
+        // Integers too: Normalization stores its sample count as int64 beside its float statistics;
+        // libhdf5 converts them to float on reading.
+        guard typeClass == H5T_FLOAT || typeClass == H5T_INTEGER else {
             throw error(
-                "dataset is not floating point", datasetPath, expected: "float16/float32/float64",
+                "dataset is not numeric", datasetPath, expected: "float16/float32/float64 or an integer",
                 found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
         }
         let shape = try dims(of: dataset, datasetPath)

@@ -85,6 +85,8 @@ struct KerasGraphTranslator {
         case "DepthwiseConv2D": try KerasConvolutionLayers.depthwise(layer, input: single(), &context)
         case "SeparableConv2D", "SeparableConvolution2D": try KerasConvolutionLayers.separable(layer, input: single(), &context)
         case "BatchNormalization": try KerasNormalizationLayers.batchNormalization(layer, input: single(), &context)
+        case "Rescaling": try KerasPreprocessingLayers.rescaling(layer, input: single(), &context)
+        case "Normalization": try KerasPreprocessingLayers.normalization(layer, input: single(), &context)
         case "Dense": try KerasDenseLayers.dense(layer, input: single(), &context)
         case "MaxPooling2D", "MaxPool2D", "AveragePooling2D", "AvgPool2D": try KerasPoolingLayers.pooling(layer, input: single(), &context)
         case "GlobalAveragePooling2D", "GlobalAvgPool2D": try KerasPoolingLayers.globalAverage(layer, input: single(), &context)

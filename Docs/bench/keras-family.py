@@ -1,0 +1,623 @@
+#!/usr/bin/env python3
+"""The Keras reference family of issue 21: every 2-D network of `keras.applications` (Keras 3 and
+tf.keras), the transfer-learning patterns people write around them, and a detector and a segmenter
+written as people write them - each saved as Keras 3 `.h5`, Keras 3 `.keras` and tf.keras `.h5`, run
+through `foldkit fixtures --input` and compared with Keras's own prediction, then `foldkit verify`
+in float32 and with --fp16. Writes a markdown table, one row per file.
+
+  python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR] [--tmp DIR] [--out TABLE.md]
+                                     [--foldkit PATH] [--timeout SECONDS] [--keep]
+
+Why the choices:
+- `weights=None` (no download), the smallest input each network accepts, `classes=10` and
+  `classifier_activation=None`: the logits are compared, so a saturated softmax cannot hide a deviation.
+- Every BatchNormalization gets random gamma, beta, moving mean and variance, every Normalization
+  random mean and variance, every bias and LayerScale a random value: with Keras's initial values
+  (mean 0, variance 1, bias 0, LayerScale 1e-6) batch norm is nearly the identity and a fold that
+  drops it, or a missing residual branch, would still "match".
+- tf.keras builds its own copy of each network and receives the Keras 3 weights layer by layer (in
+  layer order, shapes checked); when the two disagree the tf.keras copy is randomised on its own, and
+  the row says so. Each file is compared with the prediction of the framework that wrote it.
+- Inputs are seeded per network and file kind: [0, 255] when the model rescales its own input
+  (include_preprocessing, EfficientNet, a Rescaling(1./255) first), [-1, 1] otherwise.
+Standard library + numpy + tensorflow (keras 3, tf_keras) only.
+"""
+import argparse
+import gc
+import inspect
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zlib
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+import warnings
+
+warnings.filterwarnings("ignore")                      # tf.keras's "HDF5 is legacy" on every save
+import numpy as np
+import tensorflow as tf
+import keras
+import tf_keras
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOLERANCE = 1e-4          # max |foldkit - keras| / max |keras|, the issue's bar
+KINDS = ("keras3.h5", "keras", "tfkeras.h5")
+
+
+# --- the application networks ----------------------------------------------------------------------
+
+# (family, constructor names). `--quick` takes the first of each family.
+FAMILIES = [
+    ("MobileNet", ["MobileNet"]),
+    ("MobileNetV2", ["MobileNetV2"]),
+    ("MobileNetV3", ["MobileNetV3Small", "MobileNetV3Large"]),
+    ("ResNet", ["ResNet50", "ResNet101", "ResNet152"]),
+    ("ResNetV2", ["ResNet50V2", "ResNet101V2", "ResNet152V2"]),
+    ("VGG", ["VGG16", "VGG19"]),
+    ("Xception", ["Xception"]),
+    ("InceptionV3", ["InceptionV3"]),
+    ("InceptionResNetV2", ["InceptionResNetV2"]),
+    ("DenseNet", ["DenseNet121", "DenseNet169", "DenseNet201"]),
+    ("NASNet", ["NASNetMobile", "NASNetLarge"]),
+    ("EfficientNet", [f"EfficientNetB{i}" for i in range(8)]),
+    ("EfficientNetV2", ["EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
+                        "EfficientNetV2S", "EfficientNetV2M", "EfficientNetV2L"]),
+    ("ConvNeXt", ["ConvNeXtTiny", "ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge"]),
+    # RegNet and ResNetRS are in tf.keras only (Keras 3.15 has neither): their Keras 3 kinds are recorded as missing.
+    ("RegNetX", [f"RegNetX{s}" for s in ("002", "004", "006", "008", "016", "032", "040", "064", "080", "120", "160", "320")]),
+    ("RegNetY", [f"RegNetY{s}" for s in ("002", "004", "006", "008", "016", "032", "040", "064", "080", "120", "160", "320")]),
+    ("ResNetRS", ["ResNetRS50", "ResNetRS101", "ResNetRS152", "ResNetRS200", "ResNetRS270", "ResNetRS350", "ResNetRS420"]),
+]
+
+# Smallest input side each constructor accepts with include_top=True and weights=None. Others: 32.
+MIN_SIDE = {"Xception": 71, "InceptionV3": 75, "InceptionResNetV2": 75}
+
+
+def accepts(constructor, argument):
+    parameters = inspect.signature(constructor).parameters
+    return argument in parameters or ("kwargs" in parameters and argument == "classifier_activation")
+
+
+def build_application(K, name, preprocessing):
+    """The network `name` from module K (keras or tf_keras), or None when K has no such network.
+    `preprocessing` is True/False where the constructor offers include_preprocessing, else None."""
+    constructor = getattr(K.applications, name, None)
+    if constructor is None:
+        return None
+    side = MIN_SIDE.get(name, 32)
+    kwargs = dict(weights=None, include_top=True, classes=10, input_shape=(side, side, 3))
+    if accepts(constructor, "classifier_activation"):
+        kwargs["classifier_activation"] = None
+    if preprocessing is not None:
+        kwargs["include_preprocessing"] = preprocessing
+    try:
+        return constructor(**kwargs)
+    except ValueError as error:
+        # A network whose minimum is not in MIN_SIDE says so ("should be no smaller than 75").
+        found = re.search(r"no smaller than (\d+)", str(error))
+        if not found:
+            raise
+        side = int(found.group(1))
+        kwargs["input_shape"] = (side, side, 3)
+        return constructor(**kwargs)
+
+
+def preprocessing_options(name):
+    """[True, False] where the constructor offers include_preprocessing (in either framework), else [None]."""
+    for K in (keras, tf_keras):
+        constructor = getattr(K.applications, name, None)
+        if constructor is not None and "include_preprocessing" in inspect.signature(constructor).parameters:
+            return [True, False]
+    return [None]
+
+
+def rescales_input(name, preprocessing):
+    """Whether the network expects [0, 255] pixels: its own preprocessing layers are in the graph."""
+    return bool(preprocessing) or (name.startswith("EfficientNetB"))
+
+
+# --- the patterns around them ----------------------------------------------------------------------
+
+def base_network(K, name, side=32):
+    """A headless application network, as transfer learning takes it."""
+    kwargs = dict(weights=None, include_top=False, input_shape=(side, side, 3))
+    return getattr(K.applications, name)(**kwargs)
+
+
+def transfer_functional(K, base_name):
+    """base = App(include_top=False); x = base(inputs, training=False); new head (Keras's transfer-learning guide)."""
+    L = K.layers
+    base = base_network(K, base_name)
+    inputs = L.Input(shape=(32, 32, 3), name="image")
+    x = base(inputs, training=False)
+    x = L.GlobalAveragePooling2D(name="gap")(x)
+    x = L.Dropout(0.2, name="dropout")(x)
+    outputs = L.Dense(10, name="logits")(x)
+    return K.Model(inputs, outputs, name=f"tl_functional_{base_name.lower()}")
+
+
+def transfer_sequential(K, base_name):
+    """The same head in a Sequential model: Sequential([base, GAP, Dense])."""
+    L = K.layers
+    return K.Sequential([L.Input(shape=(32, 32, 3)), base_network(K, base_name),
+                         L.GlobalAveragePooling2D(name="gap"), L.Dense(10, name="logits")],
+                        name=f"tl_sequential_{base_name.lower()}")
+
+
+def transfer_augmented(K, base_name):
+    """Keras's image-classification tutorial: a nested Sequential of augmentation layers (identity at
+    inference), Rescaling(1./255), then the nested base and a new head. Input in [0, 255]."""
+    L = K.layers
+    augmentation = K.Sequential([L.RandomFlip("horizontal"), L.RandomRotation(0.1), L.RandomZoom(0.1),
+                                 L.RandomContrast(0.1)], name="data_augmentation")
+    inputs = L.Input(shape=(32, 32, 3), name="image")
+    x = augmentation(inputs)
+    x = L.Rescaling(1.0 / 255, name="rescaling")(x)
+    x = base_network(K, base_name)(x, training=False)
+    x = L.GlobalAveragePooling2D(name="gap")(x)
+    outputs = L.Dense(10, name="logits")(x)
+    return K.Model(inputs, outputs, name=f"tl_augmented_{base_name.lower()}")
+
+
+def transfer_preprocess_input(K, base_name):
+    """`x = keras.applications.mobilenet_v2.preprocess_input(inputs)` before the base: x / 127.5 - 1
+    written with operators (TFOpLambda in tf.keras, operation layers in Keras 3). Input in [0, 255]."""
+    L = K.layers
+    inputs = L.Input(shape=(32, 32, 3), name="image")
+    x = K.applications.mobilenet_v2.preprocess_input(inputs)
+    x = base_network(K, base_name)(x, training=False)
+    x = L.GlobalAveragePooling2D(name="gap")(x)
+    outputs = L.Dense(10, name="logits")(x)
+    return K.Model(inputs, outputs, name=f"tl_preprocess_input_{base_name.lower()}")
+
+
+def shared_layer(K):
+    """One Conv2D (and one nested model) called on two tensors: distinct outputs over one set of weights."""
+    L = K.layers
+    inputs = L.Input(shape=(16, 16, 3), name="image")
+    a = L.Conv2D(8, 3, padding="same", activation="relu", name="left")(inputs)
+    b = L.Conv2D(8, 1, activation="relu", name="right")(inputs)
+    shared = L.Conv2D(8, 3, padding="same", name="shared")
+    block_in = L.Input(shape=(16, 16, 8))
+    block = K.Model(block_in, L.BatchNormalization(name="block_bn")(L.Conv2D(8, 1, name="block_conv")(block_in)),
+                    name="shared_block")
+    x = L.Add(name="sum")([shared(a), shared(b), block(a), block(b)])
+    return K.Model(inputs, L.GlobalAveragePooling2D(name="gap")(x), name="shared_layer")
+
+
+def pad_channels(K, x, extra, name):
+    """Channel-padded residual as BlazeFace ports write it: tf.pad in tf.keras (a TFOpLambda),
+    keras.ops.pad in Keras 3 (an operation layer)."""
+    paddings = [[0, 0], [0, 0], [0, 0], [0, extra]]
+    return tf.pad(x, paddings) if K is tf_keras else keras.ops.pad(x, paddings)
+
+
+def blazeface(K):
+    """BlazeFace front model (128x128): 5x5 depthwise blocks with max-pooled, channel-padded residuals,
+    two anchor heads (16x16x2 and 8x8x6 anchors) reshaped and concatenated into scores (896, 1) and
+    boxes (896, 16)."""
+    L = K.layers
+    inputs = L.Input(shape=(128, 128, 3), name="image")
+    x = L.Conv2D(24, 5, strides=2, padding="same", name="conv0")(inputs)
+    x = L.BatchNormalization(name="conv0_bn")(x)
+    x = L.ReLU(name="conv0_relu")(x)
+
+    def block(x, filters, stride, name):
+        y = L.DepthwiseConv2D(5, strides=stride, padding="same", name=name + "_dw")(x)
+        y = L.Conv2D(filters, 1, name=name + "_pw")(y)
+        y = L.BatchNormalization(name=name + "_bn")(y)
+        shortcut = x
+        if stride == 2:
+            shortcut = L.MaxPooling2D(2, name=name + "_pool")(shortcut)
+        if filters > x.shape[-1]:
+            shortcut = pad_channels(K, shortcut, filters - x.shape[-1], name + "_pad")
+        return L.ReLU(name=name + "_relu")(L.Add(name=name + "_add")([y, shortcut]))
+
+    for i, (filters, stride) in enumerate([(24, 1), (28, 1), (32, 2), (36, 1), (42, 1), (48, 2), (56, 1),
+                                           (64, 1), (72, 1), (80, 1), (88, 1)]):
+        x = block(x, filters, stride, f"block{i}")
+    f16 = x                                                      # 16x16x88
+    y = block(x, 96, 2, "block11")
+    for i in range(12, 16):
+        y = block(y, 96, 1, f"block{i}")
+    f8 = y                                                       # 8x8x96
+    scores = L.Concatenate(axis=1, name="scores")([
+        L.Reshape((-1, 1), name="scores16_r")(L.Conv2D(2, 1, name="scores16")(f16)),
+        L.Reshape((-1, 1), name="scores8_r")(L.Conv2D(6, 1, name="scores8")(f8))])
+    boxes = L.Concatenate(axis=1, name="boxes")([
+        L.Reshape((-1, 16), name="boxes16_r")(L.Conv2D(32, 1, name="boxes16")(f16)),
+        L.Reshape((-1, 16), name="boxes8_r")(L.Conv2D(96, 1, name="boxes8")(f8))])
+    return K.Model(inputs, [scores, boxes], name="blazeface")
+
+
+def yolov3_small(K):
+    """YOLOv3 as keras-yolo3 writes it, narrow and shallow: Darknet conv + BN + LeakyReLU(0.1), residual
+    blocks with ZeroPadding((1,0),(1,0)) stride-2 downsampling, three heads (strides 32, 16, 8) joined by
+    UpSampling2D + Concatenate. 64x64 input, 3 anchors x (5 + 3 classes)."""
+    L = K.layers
+
+    def conv(x, filters, size, name, strides=1):
+        if strides == 2:
+            x = L.ZeroPadding2D(((1, 0), (1, 0)), name=name + "_pad")(x)
+        x = L.Conv2D(filters, size, strides=strides, padding="valid" if strides == 2 else "same",
+                     use_bias=False, name=name)(x)
+        x = L.BatchNormalization(name=name + "_bn")(x)
+        return L.LeakyReLU(0.1, name=name + "_leaky")(x) if K is tf_keras else \
+            L.LeakyReLU(negative_slope=0.1, name=name + "_leaky")(x)
+
+    def residual(x, filters, blocks, name):
+        x = conv(x, filters, 3, name + "_down", strides=2)
+        for i in range(blocks):
+            y = conv(x, filters // 2, 1, f"{name}_{i}a")
+            y = conv(y, filters, 3, f"{name}_{i}b")
+            x = L.Add(name=f"{name}_{i}_add")([x, y])
+        return x
+
+    inputs = L.Input(shape=(64, 64, 3), name="image")
+    x = conv(inputs, 8, 3, "stem")
+    x = residual(x, 16, 1, "r1")
+    x = residual(x, 32, 1, "r2")
+    c8 = residual(x, 64, 2, "r3")            # 8x8
+    c16 = residual(c8, 96, 2, "r4")          # 4x4
+    c32 = residual(c16, 128, 1, "r5")        # 2x2
+    outputs = []
+    x, skips = c32, [c16, c8]
+    for level, filters in enumerate([64, 48, 32]):
+        x = conv(x, filters, 1, f"head{level}_a")
+        x = conv(x, filters * 2, 3, f"head{level}_b")
+        x = conv(x, filters, 1, f"head{level}_c")
+        y = conv(x, filters * 2, 3, f"head{level}_d")
+        outputs.append(L.Conv2D(3 * (5 + 3), 1, name=f"yolo{level}")(y))
+        if skips:
+            x = conv(x, filters // 2, 1, f"head{level}_up_conv")
+            x = L.UpSampling2D(2, name=f"head{level}_up")(x)
+            x = L.Concatenate(name=f"head{level}_cat")([x, skips.pop(0)])
+    return K.Model(inputs, outputs, name="yolov3_small")
+
+
+def unet_small(K):
+    """A small U-Net (32x32 -> 32x32 mask): two encoder levels, a Conv2DTranspose (strides 2) and an
+    UpSampling2D(interpolation="bilinear") decoder step, skip concatenations, sigmoid mask."""
+    L = K.layers
+
+    def double_conv(x, filters, name):
+        for i in range(2):
+            x = L.Conv2D(filters, 3, padding="same", use_bias=False, name=f"{name}_conv{i}")(x)
+            x = L.BatchNormalization(name=f"{name}_bn{i}")(x)
+            x = L.Activation("relu", name=f"{name}_relu{i}")(x)
+        return x
+
+    inputs = L.Input(shape=(32, 32, 3), name="image")
+    e1 = double_conv(inputs, 8, "enc1")
+    e2 = double_conv(L.MaxPooling2D(name="pool1")(e1), 16, "enc2")
+    mid = double_conv(L.MaxPooling2D(name="pool2")(e2), 32, "mid")
+    d2 = L.Conv2DTranspose(16, 3, strides=2, padding="same", name="up2")(mid)
+    d2 = double_conv(L.Concatenate(name="cat2")([d2, e2]), 16, "dec2")
+    d1 = L.UpSampling2D(2, interpolation="bilinear", name="up1")(d2)
+    d1 = double_conv(L.Concatenate(name="cat1")([d1, e1]), 8, "dec1")
+    outputs = L.Conv2D(1, 1, activation="sigmoid", name="mask")(d1)
+    return K.Model(inputs, outputs, name="unet_small")
+
+
+# (name, builder(K), input in [0, 255]?, in --quick?)
+PATTERNS = [
+    ("tl_functional_mobilenetv2", lambda K: transfer_functional(K, "MobileNetV2"), False, True),
+    ("tl_functional_efficientnetb0", lambda K: transfer_functional(K, "EfficientNetB0"), True, False),
+    ("tl_functional_resnet50", lambda K: transfer_functional(K, "ResNet50"), False, False),
+    ("tl_sequential_mobilenetv2", lambda K: transfer_sequential(K, "MobileNetV2"), False, True),
+    ("tl_sequential_resnet50", lambda K: transfer_sequential(K, "ResNet50"), False, False),
+    ("tl_augmented_mobilenetv2", lambda K: transfer_augmented(K, "MobileNetV2"), True, True),
+    ("tl_preprocess_input_mobilenetv2", lambda K: transfer_preprocess_input(K, "MobileNetV2"), True, False),
+    ("shared_layer", shared_layer, False, True),
+    ("blazeface", blazeface, False, True),
+    ("yolov3_small", yolov3_small, False, True),
+    ("unet_small", unet_small, False, True),
+]
+
+
+# --- weights ---------------------------------------------------------------------------------------
+
+def set_weights(layer, values):
+    """layer.set_weights, then, for Normalization, finalize_state(): Keras 3 computes the mean and
+    variance it normalises with from its weights only there (and in build/adapt), so without it the
+    layer keeps normalising with the old values although the saved weights are the new ones."""
+    layer.set_weights(values)
+    if type(layer).__name__ == "Normalization" and hasattr(layer, "finalize_state"):
+        layer.finalize_state()
+
+
+def leaves(model):
+    """Every layer that is not itself a model, depth first, each once (a shared layer appears once)."""
+    for layer in model.layers:
+        if hasattr(layer, "layers") and hasattr(layer, "inputs"):
+            yield from leaves(layer)
+        else:
+            yield layer
+
+
+def randomise(model, rng):
+    """Non-trivial weights where Keras's initial values would hide a mistake (see the module doc)."""
+    for layer in leaves(model):
+        kind = type(layer).__name__
+        weights = layer.get_weights()
+        if not weights:
+            continue
+        names = [v.name.split("/")[-1].split(":")[0] for v in layer.weights]
+        new = []
+        for name, w in zip(names, weights):
+            if kind == "BatchNormalization":
+                r = {"gamma": lambda: rng.uniform(0.5, 1.5, w.shape), "beta": lambda: rng.normal(0, 0.25, w.shape),
+                     "moving_mean": lambda: rng.normal(0, 0.25, w.shape),
+                     "moving_variance": lambda: rng.uniform(0.5, 2.0, w.shape)}[name]()
+            elif kind == "Normalization" and name in ("mean", "variance"):
+                # Around ImageNet's statistics of [0, 1] pixels (what EfficientNet's Rescaling(1/255) gives).
+                r = rng.uniform(0.35, 0.55, w.shape) if name == "mean" else rng.uniform(0.04, 0.09, w.shape)
+            elif kind == "LayerScale" or name == "gamma" and "LayerScale" in kind:
+                r = rng.uniform(0.05, 0.3, w.shape)
+            elif name == "bias" or (kind == "LayerNormalization" and name in ("gamma", "beta")):
+                r = rng.normal(0, 0.1, w.shape) + (1.0 if name == "gamma" else 0.0)
+            else:
+                r = w                                      # kernels: Keras's seeded initialiser
+            new.append(np.asarray(r, dtype=w.dtype))
+        set_weights(layer, new)
+
+
+def copy_weights(source, target):
+    """Keras 3 weights into the tf.keras copy, leaf layer by leaf layer. False when the two disagree
+    (count or shapes), leaving `target` untouched."""
+    a = [l for l in leaves(source) if l.get_weights()]
+    b = [l for l in leaves(target) if l.get_weights()]
+    if len(a) != len(b):
+        return False
+    pairs = [(x.get_weights(), y) for x, y in zip(a, b)]
+    if any([w.shape for w in ws] != [w.shape for w in y.get_weights()] for ws, y in pairs):
+        return False
+    for ws, y in pairs:
+        set_weights(y, ws)
+    return True
+
+
+# --- Keras's side: files, inputs, predictions ------------------------------------------------------
+
+def output_layer_names(model):
+    return [t._keras_history[0].name for t in model.outputs]
+
+
+def save_case(folder, stem, models, rescaled, seed):
+    """Saves every file kind the frameworks could build, with a seeded input and the framework's
+    prediction per output. Returns {kind: dict(file, input, outputs, names) or dict(problem)}."""
+    cases = {}
+    for kind in KINDS:
+        model = models.get("tf_keras" if kind.startswith("tfkeras") else "keras")
+        if model is None:
+            cases[kind] = dict(problem="not in " + ("tf.keras" if kind.startswith("tfkeras") else "Keras 3"))
+            continue
+        rng = np.random.default_rng(seed + KINDS.index(kind))
+        shape = (1,) + tuple(model.inputs[0].shape[1:])
+        x = (rng.uniform(0, 255, shape) if rescaled else rng.uniform(-1, 1, shape)).astype(np.float32)
+        path = os.path.join(folder, f"{stem}.{kind}")
+        try:
+            model.save(path)
+        except Exception as error:                      # e.g. an object the legacy .h5 writer cannot serialise
+            cases[kind] = dict(problem=f"Keras could not save: {first_line(str(error))}")
+            continue
+        outputs = model(x, training=False)
+        outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+        np.save(path + ".input.npy", x)
+        cases[kind] = dict(file=path, input=path + ".input.npy", names=output_layer_names(model),
+                           outputs=[np.asarray(o, dtype=np.float32) for o in outputs])
+    return cases
+
+
+# --- foldkit's side --------------------------------------------------------------------------------
+
+def first_line(text):
+    """The first `error:` line (else the first line), without the `error: /path/to/file: ` prefix."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    errors = [l for l in lines if l.startswith("error:")]
+    line = (errors or lines or [""])[0]
+    return re.sub(r"^error: \S+?\.(h5|keras): ", "", line)[:300]
+
+
+def run(command, timeout):
+    """(exit code or 'timeout', stderr+stdout, seconds) of one foldkit run, niced: 2 cores are shared."""
+    start = time.time()
+    try:
+        done = subprocess.run(["nice", "-n", "10"] + command, capture_output=True, text=True, timeout=timeout)
+        return done.returncode, done.stderr + done.stdout, time.time() - start
+    except subprocess.TimeoutExpired:
+        return "timeout", "", time.time() - start
+
+
+def foldkit_outputs(manifest, names, count):
+    """The manifest entries of the model outputs: the last tensor of the layer named like the Keras
+    output layer (a nested model's output may carry the path `outer/inner`)."""
+    tensors = manifest["tensors"]
+    found = []
+    for name in names:
+        match = [t for t in tensors if t["layer"] == name or t["layer"].startswith(name + "/")
+                 or t["layer"].endswith("/" + name)]
+        found.append(match[-1] if match else None)
+    if count == 1 and found[0] is None:
+        found = [tensors[-1]]                          # a single output: the last layer written
+    return found
+
+
+def compare(case, pack):
+    """Worst relative deviation over the outputs, or a problem string."""
+    manifest = json.load(open(os.path.join(pack, "manifest.json")))
+    worst = 0.0
+    for reference, entry in zip(case["outputs"], foldkit_outputs(manifest, case["names"], len(case["outputs"]))):
+        if entry is None:
+            return None, "no foldkit tensor for output " + ", ".join(case["names"])
+        ours = np.load(os.path.join(pack, entry["file"]))
+        if ours.size != reference.size:
+            return None, f"output {entry['layer']}: shape {list(ours.shape)} against Keras {list(reference.shape)}"
+        scale = float(np.max(np.abs(reference)))
+        deviation = float(np.max(np.abs(ours.reshape(reference.shape).astype(np.float64) - reference)))
+        if not np.isfinite(deviation):
+            return None, f"output {entry['layer']}: non-finite values"
+        worst = max(worst, deviation / scale if scale > 0 else deviation)
+    return worst, None
+
+
+def check_file(case, foldkit, timeout, folder):
+    """foldkit fixtures against Keras, then verify and verify --fp16. Returns the row's fields."""
+    pack = case["file"] + ".pack"
+    code, text, seconds = run([foldkit, "fixtures", case["file"], "--input", case["input"], "--out", pack,
+                               "--layout", "nhwc", "--quiet"], timeout)
+    row = dict(seconds=seconds, verify32="-", verify16="-", deviation=None)
+    if code == "timeout":
+        row["status"] = f"timeout ({timeout} s) in fixtures"
+        return row
+    if code != 0:
+        row["status"] = "refused: " + first_line(text)
+        row["refusal"] = first_line(text)
+        return row
+    deviation, problem = compare(case, pack)
+    shutil.rmtree(pack, ignore_errors=True)
+    row["deviation"] = deviation
+    row["status"] = ("mismatch: " + problem) if problem else \
+        ("reads and matches" if deviation <= TOLERANCE else f"mismatch {deviation:.2e}")
+    for flag, key in (([], "verify32"), (["--fp16"], "verify16")):
+        code, text, took = run([foldkit, "verify", case["file"], "--quiet"] + flag, timeout)
+        row[key] = str(code)
+        row["seconds"] += took
+    return row
+
+
+# --- the table -------------------------------------------------------------------------------------
+
+def refusal_cause(message):
+    """A short cause for grouping refusals: the class or construct the message names."""
+    patterns = [
+        (r"TFOpLambda|inbound node entry is not", "tf.keras TFOpLambda (operator / tf.* call)"),
+        (r"shared layers \(called on", "shared layer (one layer called twice)"),
+        (r"Functional|Sequential|node \d+ tensor", "nested model (Functional / Sequential as a layer)"),
+        (r"\bRescaling\b", "Rescaling"), (r"\bNormalization\b", "Normalization"),
+        (r"Random(Flip|Rotation|Zoom|Contrast)", "augmentation layer"),
+        (r"\bAdd needs|Multiply", "Keras 3 Add/Multiply with a constant operand"),
+        (r"hard_silu|hard_swish", "hard_silu / hard_swish"), (r"hard_sigmoid", "Keras 3 hard_sigmoid"),
+        (r"gelu", "gelu"), (r"\bPad\b|pad \(", "pad on channels (Keras 3 Pad operation)"), (r"LayerNormalization", "LayerNormalization"), (r"LayerScale", "LayerScale"),
+        (r"CustomScaleLayer", "CustomScaleLayer"), (r"StochasticDepth", "StochasticDepth"),
+        (r"Conv2DTranspose", "Conv2DTranspose"), (r"bilinear", "UpSampling2D bilinear"),
+        (r"Concatenate", "Concatenate off the channel axis"),
+    ]
+    for pattern, cause in patterns:
+        if re.search(pattern, message):
+            return cause
+    found = re.search(r"class '?([A-Za-z0-9_]+)", message)
+    return found.group(1) if found else re.sub(r"/\S+", "FILE", message)[:120]
+
+
+def write_table(rows, path, header):
+    lines = [header, "", "| network | file | preprocessing | status | max dev / max ref | verify | verify --fp16 | s |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        deviation = "-" if r.get("deviation") is None else f"{r['deviation']:.1e}"
+        status = r["status"].replace("|", "\\|")
+        lines.append(f"| {r['network']} | {r['kind']} | {r['preprocessing']} | {status} | {deviation} | "
+                     f"{r.get('verify32', '-')} | {r.get('verify16', '-')} | {r.get('seconds', 0):.0f} |")
+    files = [r for r in rows if r.get("file")]
+    counts = {
+        "reads and matches": sum(r["status"] == "reads and matches" for r in files),
+        "mismatch": sum(r["status"].startswith("mismatch") for r in files),
+        "refused": sum(r["status"].startswith("refused") for r in files),
+        "timeout": sum(r["status"].startswith("timeout") for r in files),
+    }
+    verified = [r for r in files if r.get("verify32") not in (None, "-")]
+    lines += ["", f"**{len(files)} files**: " + ", ".join(f"{v} {k}" for k, v in counts.items()) +
+              f"; verify exit 0 in float32 on {sum(r['verify32'] == '0' for r in verified)} of {len(verified)} read,"
+              f" with --fp16 on {sum(r['verify16'] == '0' for r in verified)}."
+              f" Not built: {sum(not r.get('file') for r in rows)} (network absent from that framework, or not saved)."]
+    causes = {}
+    for r in files:
+        if "refusal" in r:
+            causes.setdefault(refusal_cause(r["refusal"]), []).append(r)
+    if causes:
+        lines += ["", "Refusals by cause (foldkit's first error line):", ""]
+        for cause, group in sorted(causes.items(), key=lambda item: -len(item[1])):
+            example = group[0]["refusal"]
+            lines.append(f"- {cause}: {len(group)} files, e.g. `{example}`")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+# --- driver ----------------------------------------------------------------------------------------
+
+def jobs(quick, only):
+    """(network, preprocessing, rescaled input?, builder(K) -> model or None)."""
+    for family, names in FAMILIES:
+        for name in (names[:1] if quick else names):
+            for preprocessing in preprocessing_options(name):
+                yield (name, preprocessing, rescales_input(name, preprocessing),
+                       lambda K, n=name, p=preprocessing: build_application(K, n, p))
+    for name, builder, rescaled, in_quick in PATTERNS:
+        if in_quick or not quick:
+            yield name, None, rescaled, builder
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tmp", default="/tmp/foldkit-keras-family")
+    parser.add_argument("--out", default="keras-family-table.md")
+    parser.add_argument("--foldkit", default=os.path.join(ROOT, ".build/release/foldkit"))
+    parser.add_argument("--only", default="", help="only networks whose name contains this (case-insensitive)")
+    parser.add_argument("--quick", action="store_true", help="one network per family, the main patterns")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per foldkit run")
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--keep", action="store_true", help="keep the saved files (they can reach GBs)")
+    args = parser.parse_args()
+    os.makedirs(args.tmp, exist_ok=True)
+    rows = []
+    for name, preprocessing, rescaled, builder in jobs(args.quick, args.only.lower()):
+        if args.only.lower() not in name.lower():
+            continue
+        stem = name + {True: "_pre", False: "_nopre", None: ""}[preprocessing]
+        seed = args.seed * 100003 + zlib.crc32(stem.encode())
+        label = {True: "yes", False: "no", None: "yes" if rescaled else "no"}[preprocessing]
+        folder = os.path.join(args.tmp, stem)
+        os.makedirs(folder, exist_ok=True)
+        started = time.time()
+        models, note = {}, ""
+        try:
+            keras.utils.set_random_seed(seed % 2**31)
+            models["keras"] = builder(keras)
+            if models["keras"] is not None:
+                randomise(models["keras"], np.random.default_rng(seed))
+            tf_keras.utils.set_random_seed(seed % 2**31)
+            models["tf_keras"] = builder(tf_keras)
+            if models["tf_keras"] is not None and not (models["keras"] is not None and
+                                                       copy_weights(models["keras"], models["tf_keras"])):
+                randomise(models["tf_keras"], np.random.default_rng(seed))
+                note = " (tf.keras weights its own)" if models["keras"] is not None else ""
+            cases = save_case(folder, stem, models, rescaled, seed)
+        except Exception as error:
+            cases = {kind: dict(problem=f"build failed: {type(error).__name__}: {first_line(str(error))}") for kind in KINDS}
+        models.clear()
+        keras.backend.clear_session(); tf_keras.backend.clear_session(); gc.collect()
+        for kind, case in cases.items():
+            row = dict(network=stem + note, kind=kind, preprocessing=label)
+            if "problem" in case:
+                row.update(status=case["problem"])
+            else:
+                row.update(file=case["file"], **check_file(case, args.foldkit, args.timeout, folder))
+            rows.append(row)
+            print(f"{stem:38} {kind:11} {row['status'][:110]}  [{row.get('verify32', '-')}/{row.get('verify16', '-')}]",
+                  file=sys.stderr, flush=True)
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+        write_table(rows, args.out, f"Keras family ({len(rows)} rows so far; {time.time() - started:.0f} s last network)")
+    header = (f"Keras family: TensorFlow {tf.__version__}, Keras {keras.__version__}, tf_keras {tf_keras.__version__}; "
+              f"tolerance {TOLERANCE:g} x max|Keras|; `{' '.join(sys.argv)}`")
+    write_table(rows, args.out, header)
+    print("table in", args.out, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

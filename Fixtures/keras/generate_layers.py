@@ -28,6 +28,7 @@ import tf_keras
 from keras.src.applications.convnext import LayerScale as K3LayerScale, StochasticDepth as K3StochasticDepth
 from keras.src.applications.inception_resnet_v2 import CustomScaleLayer
 from tf_keras.src.applications.convnext import LayerScale as TKLayerScale, StochasticDepth as TKStochasticDepth
+from tf_keras.src.applications.inception_resnet_v2 import CustomScaleLayer as TKCustomScaleLayer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = HERE   # --out DIR writes elsewhere (to compare two runs byte for byte)
@@ -257,17 +258,14 @@ def convnext_block(K):
 
 
 def inception_scale(K):
-    """InceptionResNetV2's residual scaling x + scale * branch: CustomScaleLayer in Keras 3, a Lambda with
-    arguments={'scale': 0.17} in tf.keras (what each application writes)."""
+    """InceptionResNetV2's residual scaling x + scale * branch with the application's own CustomScaleLayer
+    (tf.keras 2.21 saves it as class 'Custom>CustomScaleLayer', Keras 3 with its module)."""
     L = K.layers
     inp = L.Input(shape=(4, 4, 3), name="image")
     x = L.Conv2D(4, 1, name="conv")(inp)
     branch = L.Conv2D(4, 3, padding="same", name="branch")(x)
-    if K is tf_keras:
-        y = L.Lambda(lambda inputs, scale: inputs[0] + inputs[1] * scale, output_shape=tuple(x.shape[1:]),
-                     arguments={"scale": 0.17}, name="block_scale")([x, branch])
-    else:
-        y = CustomScaleLayer(scale=0.17, name="block_scale")([x, branch])
+    scale_layer = TKCustomScaleLayer if K is tf_keras else CustomScaleLayer
+    y = scale_layer(scale=0.17, name="block_scale")([x, branch])
     return K.Model(inp, y, name="inception_scale")
 
 

@@ -72,7 +72,8 @@ struct KerasGraphTranslator {
         switch layer.className {
         case "InputLayer":
             throw context.error(.unsupported, layer, "only models with exactly one input are supported")
-        case "Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout", "ActivityRegularization":
+        case "Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout", "ActivityRegularization",
+            "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation", "RandomBrightness":
             try KerasShapeLayers.inferenceIdentity(layer, input: single(), &context)
         case "Activation": try KerasActivationLayers.activation(layer, input: single(), &context)
         case "ReLU": try KerasActivationLayers.relu(layer, input: single(), &context)

@@ -16,7 +16,8 @@ enum KerasLayerSupport {
         "Convolution2D", "DepthwiseConv2D", "SeparableConv2D", "SeparableConvolution2D", "BatchNormalization", "Dense", "MaxPooling2D",
         "MaxPool2D", "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPooling2D",
         "GlobalMaxPool2D", "ZeroPadding2D", "Cropping2D", "UpSampling2D", "Flatten", "Reshape", "Lambda", "Concatenate", "Add",
-        "Multiply", "Merge", "Rescaling", "Normalization",
+        "Multiply", "Merge", "Rescaling", "Normalization", "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation",
+        "RandomBrightness",
     ]
 
     /// Classes of a model used as a layer.

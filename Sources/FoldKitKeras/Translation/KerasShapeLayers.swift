@@ -6,7 +6,8 @@ import Foundation
 enum KerasShapeLayers {
     /// Dropout, noise and regularisation layers: identities at inference.
     static func inferenceIdentity(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
-        try context.emit(layer, .identity(reason: "dropout"), [input])
+        // Dropout and noise layers, and the augmentation layers (RandomFlip, ...), which Keras skips at inference.
+        try context.emit(layer, .identity(reason: layer.className.hasPrefix("Random") ? "augmentation" : "dropout"), [input])
     }
 
     static func flatten(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {

@@ -24,12 +24,18 @@ public enum Activation: Hashable, Sendable {
     /// Darknet hard_mish: x > 0 ? x : (x > -2 ? x*x/2 + x : 0)
     case hardMish
     /// f(x) = 0.5 * x * (1 + tanh(0.797885 x + 0.035677 x^3)), Darknet's gelu with its constants
-    /// (the tanh approximation; Keras' erf form is not this and is refused by the Keras reader).
+    /// (the tanh approximation).
     case gelu
+    /// f(x) = 0.5 * x * (1 + erf(x / sqrt(2))), Keras' gelu (`approximate=False`, its default).
+    case geluErf
     /// f(x) = log(1 + exp(x))
     case softplus
-    /// Keras hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
+    /// Keras 1 and 2 hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
     case hardSigmoid
+    /// Keras 3 hard_sigmoid: relu6(x + 3) / 6
+    case hardSigmoidRelu6
+    /// Keras 3 hard_silu / hard_swish (MobileNetV3's hard swish): x * relu6(x + 3) / 6
+    case hardSwish
     /// Keras ReLU layer: x >= maxValue ? maxValue : (x >= threshold ? x : negativeSlope * (x - threshold)).
     case clippedRelu(maxValue: Float?, negativeSlope: Float, threshold: Float)
 
@@ -48,8 +54,11 @@ public enum Activation: Hashable, Sendable {
         case .mish: return "mish"
         case .hardMish: return "hard_mish"
         case .gelu: return "gelu"
+        case .geluErf: return "gelu_erf"
         case .softplus: return "softplus"
         case .hardSigmoid: return "hard_sigmoid"
+        case .hardSigmoidRelu6: return "hard_sigmoid_relu6"
+        case .hardSwish: return "hard_swish"
         case .clippedRelu(let m, let s, let t): return "relu(max=\(m.map { "\($0)" } ?? "none"), slope=\(s), threshold=\(t))"
         }
     }

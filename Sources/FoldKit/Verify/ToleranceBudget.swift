@@ -108,9 +108,10 @@ public enum ToleranceBudget {
         case .logistic: bound = 0.25
         case .softplus: bound = 1
         case .hardSigmoid: bound = 0.2
+        case .hardSigmoidRelu6: bound = 1.0 / 6
         case .elu(let alpha): bound = max(1, abs(Double(alpha)))
         case .clippedRelu(_, let slope, _): bound = max(1, abs(Double(slope)))
-        case .selu, .swish, .mish, .gelu: return nil
+        case .selu, .swish, .mish, .gelu, .geluErf, .hardSwish: return nil
         }
         return bound <= 1 ? bound : nil
     }

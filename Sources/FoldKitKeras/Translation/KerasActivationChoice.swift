@@ -14,8 +14,8 @@ enum KerasActivationChoice {
         return try named(name, values, kerasMajor: kerasMajor)
     }
 
-    /// Keras built-in activation names. Keras 3 changed hard_sigmoid to relu6(x + 3) / 6, which
-    /// FoldKit has no kernel for, so it is refused for Keras 3 files.
+    /// Keras built-in activation names. Keras 3 changed hard_sigmoid to relu6(x + 3) / 6 (Keras 1 and 2:
+    /// clip(0.2 x + 0.5, 0, 1)), so the file's Keras major version picks the definition.
     static func named(_ name: String, _ values: KerasLayerConfig, kerasMajor: Int) throws -> KerasActivationChoice {
         switch name {
         case "linear": return .plain(.linear)
@@ -30,10 +30,11 @@ enum KerasActivationChoice {
         case "mish": return .plain(.mish)
         case "leaky_relu": return .plain(.leaky(slope: 0.2))
         case "softmax": return .softmax
-        case "hard_sigmoid" where kerasMajor < 3: return .plain(.hardSigmoid)
+        case "hard_sigmoid": return .plain(kerasMajor < 3 ? .hardSigmoid : .hardSigmoidRelu6)
+        case "hard_silu", "hard_swish": return .plain(.hardSwish)
+        case "gelu": return .plain(.geluErf)
         default:
-            throw values.error(
-                .unsupported, "activation '\(name)' is not supported\(name == "hard_sigmoid" ? " (Keras 3 defines it as relu6(x + 3) / 6)" : "")")
+            throw values.error(.unsupported, "activation '\(name)' is not supported")
         }
     }
 }

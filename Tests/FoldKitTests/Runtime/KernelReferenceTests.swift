@@ -53,6 +53,9 @@ final class KernelReferenceTests: XCTestCase {
         case .gelu: return 0.5 * x * (1 + Foundation.tanh(0.797885 * x + 0.035677 * x * x * x))
         case .softplus: return log(1 + exp(x))
         case .hardSigmoid: return min(max(0.2 * x + 0.5, 0), 1)
+        case .hardSigmoidRelu6: return min(max(x + 3, 0), 6) / 6
+        case .hardSwish: return x * min(max(x + 3, 0), 6) / 6
+        case .geluErf: return 0.5 * x * (1 + erf(x / 2.0.squareRoot()))
         case .clippedRelu(let maxValue, let slope, let threshold):
             if let m = maxValue, x >= Double(m) { return Double(m) }
             return x >= Double(threshold) ? x : Double(slope) * (x - Double(threshold))
@@ -316,7 +319,7 @@ final class KernelReferenceTests: XCTestCase {
 
     static let allActivations: [Activation] = [
         .linear, .relu, .leaky(slope: 0.1), .leaky(slope: 0.3), .logistic, .tanh, .relu6, .elu(alpha: 1), .elu(alpha: 0.5),
-        .kerasSelu, .darknetSelu, .swish, .mish, .hardMish, .gelu, .softplus, .hardSigmoid,
+        .kerasSelu, .darknetSelu, .swish, .mish, .hardMish, .gelu, .geluErf, .softplus, .hardSigmoid, .hardSigmoidRelu6, .hardSwish,
         .clippedRelu(maxValue: 1.5, negativeSlope: 0.2, threshold: 0.25), .clippedRelu(maxValue: nil, negativeSlope: 0, threshold: 0),
     ]
 

@@ -5,8 +5,8 @@ enum ActivationFunction {
     /// Whether the activation calls exp/tanh/log (worth spreading over cores on large tensors).
     static func isTranscendental(_ activation: Activation) -> Bool {
         switch activation {
-        case .linear, .relu, .leaky, .relu6, .hardMish, .hardSigmoid, .clippedRelu: return false
-        case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .softplus: return true
+        case .linear, .relu, .leaky, .relu6, .hardMish, .hardSigmoid, .hardSigmoidRelu6, .hardSwish, .clippedRelu: return false
+        case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .geluErf, .softplus: return true
         }
     }
 
@@ -44,6 +44,14 @@ enum ActivationFunction {
             for i in x.indices { x[i] = Swift.min(Swift.max(x[i], 0), 6) }
         case .hardSigmoid:
             for i in x.indices { x[i] = Swift.min(Swift.max(Scalar(0.2) * x[i] + Scalar(0.5), 0), 1) }
+        case .hardSigmoidRelu6:
+            for i in x.indices { x[i] = Swift.min(Swift.max(x[i] + 3, 0), 6) / 6 }
+        case .hardSwish:
+            for i in x.indices { let v = x[i]; x[i] = v * (Swift.min(Swift.max(v + 3, 0), 6) / 6) }
+        case .geluErf:
+            // Scalar erf (libm's erff / erf): no vector erf in the vector math library used here.
+            let rootHalf = Scalar(0.5.squareRoot())
+            for i in x.indices { let v = x[i]; x[i] = Scalar(0.5) * v * (1 + Scalar.errorFunction(v * rootHalf)) }
         case .clippedRelu(let maxValue, let negativeSlope, let threshold):
             let slope = Scalar(negativeSlope), t = Scalar(threshold)
             let m = maxValue.map { Scalar($0) } ?? .infinity

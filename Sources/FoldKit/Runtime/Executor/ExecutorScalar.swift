@@ -11,6 +11,8 @@ public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable, Codab
     static func logOnePlus(_ x: Self) -> Self
     /// tanh(x)
     static func hyperbolicTangent(_ x: Self) -> Self
+    /// erf(x) = 2 / sqrt(pi) * integral from 0 to x of exp(-t^2) dt
+    static func errorFunction(_ x: Self) -> Self
     /// The nearest IEEE-754 binary16 value (round to nearest even), as `Self`.
     func roundedToHalf() -> Self
 }
@@ -22,6 +24,8 @@ extension Float: ExecutorScalar {
     @inline(__always) public static func logOnePlus(_ x: Float) -> Float { Foundation.log1p(x) }
     /// tanh(x)
     @inline(__always) public static func hyperbolicTangent(_ x: Float) -> Float { Foundation.tanh(x) }
+    /// erf(x)
+    @inline(__always) public static func errorFunction(_ x: Float) -> Float { Foundation.erf(x) }
     /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Float {
         #if os(macOS) && arch(x86_64)
@@ -39,6 +43,8 @@ extension Double: ExecutorScalar {
     @inline(__always) public static func logOnePlus(_ x: Double) -> Double { Foundation.log1p(x) }
     /// tanh(x)
     @inline(__always) public static func hyperbolicTangent(_ x: Double) -> Double { Foundation.tanh(x) }
+    /// erf(x)
+    @inline(__always) public static func errorFunction(_ x: Double) -> Double { Foundation.erf(x) }
     /// The nearest IEEE-754 binary16 value (round to nearest even).
     @inline(__always) public func roundedToHalf() -> Double {
         #if os(macOS) && arch(x86_64)

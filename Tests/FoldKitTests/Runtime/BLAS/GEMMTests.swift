@@ -51,6 +51,7 @@ final class GEMMTests: XCTestCase {
         public static func exponential(_ x: Float16) -> Float16 { Float16(Foundation.exp(Float(x))) }
         public static func logOnePlus(_ x: Float16) -> Float16 { Float16(Foundation.log1p(Float(x))) }
         public static func hyperbolicTangent(_ x: Float16) -> Float16 { Float16(Foundation.tanh(Float(x))) }
+        public static func errorFunction(_ x: Float16) -> Float16 { Float16(Foundation.erf(Float(x))) }
         public func roundedToHalf() -> Float16 { self }
     }
 #endif

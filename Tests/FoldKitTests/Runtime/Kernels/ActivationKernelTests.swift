@@ -56,6 +56,11 @@ final class ActivationKernelTests: XCTestCase {
     func testKerasFormulas() throws {
         try check(.softplus) { log(1 + exp($0)) }
         try check(.hardSigmoid) { min(max(0.2 * $0 + 0.5, 0), 1) }
+        // Keras 3 (keras/src/activations/activations.py): hard_sigmoid = relu6(x + 3) / 6, hard_silu = x * hard_sigmoid(x),
+        // gelu(approximate=False) = 0.5 x (1 + erf(x / sqrt(2))).
+        try check(.hardSigmoidRelu6) { min(max($0 + 3, 0), 6) / 6 }
+        try check(.hardSwish) { $0 * min(max($0 + 3, 0), 6) / 6 }
+        try check(.geluErf) { 0.5 * $0 * (1 + erf($0 / 2.0.squareRoot())) }
         try check(.clippedRelu(maxValue: nil, negativeSlope: 0.25, threshold: -1)) { $0 >= -1 ? $0 : 0.25 * ($0 + 1) }
         try check(.elu(alpha: 0.5)) { $0 >= 0 ? $0 : 0.5 * (exp($0) - 1) }
     }
@@ -68,7 +73,7 @@ final class ActivationKernelTests: XCTestCase {
 
     func testFloatMatchesDoubleWithinFloatRounding() throws {
         let input = (0..<200).map { Float($0 - 100) * 0.173 }
-        for activation: Activation in [.mish, .swish, .gelu, .kerasSelu, .logistic, .tanh, .softplus, .elu(alpha: 1)] {
+        for activation: Activation in [.mish, .swish, .gelu, .geluErf, .kerasSelu, .logistic, .tanh, .softplus, .elu(alpha: 1), .hardSwish] {
             let double = try run(activation, input)
             let float = try S.runFloat(try S.single(.activation(activation), input: .vector(input.count)), input: input)
             for i in input.indices {

@@ -77,7 +77,18 @@ final class HDF5File {
 
     /// Reads a floating-point dataset (float16, float32 or float64 in the file) as float32 values in
     /// row-major order, with its shape. libhdf5 converts the stored type to native float.
+    /// A floating-point dataset's shape and values as Float (libhdf5 converts float16 and float64).
     func readFloats(_ datasetPath: String) throws -> (shape: [Int], values: [Float]) {
+        let read = try readNumbers(datasetPath)
+        guard !read.isInteger else {
+            throw error("dataset is not floating point", datasetPath, expected: "float16/float32/float64", found: "an integer type")
+        }
+        return (read.shape, read.values)
+    }
+
+    /// A numeric dataset's shape and values as Float, integers converted by libhdf5, and whether it holds
+    /// integers (Normalization's sample count is an int64; a kernel of integers is not a Keras file's).
+    func readNumbers(_ datasetPath: String) throws -> (shape: [Int], values: [Float], isInteger: Bool) {
         let dataset = try openDataset(datasetPath)
         defer { H5Dclose(dataset) }
         let type = H5Dget_type(dataset)
@@ -85,8 +96,6 @@ final class HDF5File {
         let typeClass = H5Tget_class(type)
         let typeSize = H5Tget_size(type)
         H5Tclose(type)
-        // Integers too: Normalization stores its sample count as int64 beside its float statistics;
-        // libhdf5 converts them to float on reading.
         guard typeClass == H5T_FLOAT || typeClass == H5T_INTEGER else {
             throw error(
                 "dataset is not numeric", datasetPath, expected: "float16/float32/float64 or an integer",
@@ -108,7 +117,7 @@ final class HDF5File {
             }
         }
         guard status >= 0 else { throw error("cannot read dataset values", datasetPath) }
-        return (shape, values)
+        return (shape, values, typeClass == H5T_INTEGER)
     }
 
     // MARK: attributes

@@ -7,4 +7,9 @@ struct KerasWeightArray {
     var name: String
     var shape: [Int]
     var values: [Float]
+    /// Stored as integers (converted to Float on reading): only where a layer's format has one, such as
+    /// Normalization's sample count (`KerasTranslationContext.weightArrays`).
+    var isInteger = false
+    /// The dataset's path in the HDF5 file, for errors.
+    var path = ""
 }

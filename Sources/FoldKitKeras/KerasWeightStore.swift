@@ -27,8 +27,8 @@ struct KerasWeightStore {
             guard file.exists(group) else { return [] }
             let names = try Self.chunkedStrings(file, "weight_names", at: group)
             return try names.map { name in
-                let (shape, values) = try file.readFloats("\(group)/\(name)")
-                return KerasWeightArray(name: name, shape: shape, values: values)
+                let read = try file.readNumbers("\(group)/\(name)")
+                return KerasWeightArray(name: name, shape: read.shape, values: read.values, isInteger: read.isInteger, path: "\(group)/\(name)")
             }
         case .keras3(let paths):
             guard let path = paths[layer] else { return [] }
@@ -41,8 +41,9 @@ struct KerasWeightStore {
                     layer: layer, expected: "vars/\(expected)", found: "vars/\(member.1)")
             }
             return try members.map { _, name in
-                let (shape, values) = try file.readFloats("\(vars)/\(name)")
-                return KerasWeightArray(name: "vars/\(name)", shape: shape, values: values)
+                let read = try file.readNumbers("\(vars)/\(name)")
+                return KerasWeightArray(
+                    name: "vars/\(name)", shape: read.shape, values: read.values, isInteger: read.isInteger, path: "\(vars)/\(name)")
             }
         }
     }

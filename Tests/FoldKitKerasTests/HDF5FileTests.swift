@@ -51,10 +51,18 @@ final class HDF5FileTests: XCTestCase {
 
     func testErrorsNameTheFileAndObject() throws {
         let file = try open()
-        // Integer datasets are read as floats (Normalization's sample count is an int64).
-        let ints = try file.readFloats("ints")
+        XCTAssertThrowsError(try file.readFloats("ints")) { error in
+            let e = error as? FoldKitError
+            XCTAssertEqual(e?.kind, .badInput)
+            XCTAssertTrue(e?.description.contains("'ints'") ?? false, "\(error)")
+            XCTAssertTrue(e?.file?.hasSuffix("hdf5_wrapper.h5") ?? false)
+        }
+        // readNumbers takes them, converted and marked (Normalization's sample count is an int64).
+        let ints = try file.readNumbers("ints")
         XCTAssertEqual(ints.shape, [3])
         XCTAssertEqual(ints.values, [1, 2, 3])
+        XCTAssertTrue(ints.isInteger)
+        XCTAssertFalse(try file.readNumbers("f32").isInteger)
         XCTAssertThrowsError(try file.readFloats("group/absent")) { error in
             XCTAssertTrue("\(error)".contains("group/absent"), "\(error)")
         }

@@ -28,7 +28,7 @@ enum KerasPreprocessingLayers {
             mean = try perChannel(layer, "mean", default: 0, channels: channels, context)
             variance = try perChannel(layer, "variance", default: 1, channels: channels, context)
         } else {
-            let arrays = try context.weightArrays(layer, expected: 3, roles: "mean, variance, count")
+            let arrays = try context.weightArrays(layer, expected: 3, roles: "mean, variance, count", integers: [2])
             mean = try context.vector(layer, arrays[0], channels).floats().map(Double.init)
             variance = try context.vector(layer, arrays[1], channels).floats().map(Double.init)
         }

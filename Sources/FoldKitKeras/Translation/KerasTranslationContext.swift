@@ -127,10 +127,18 @@ struct KerasTranslationContext {
 
     // MARK: - weights
 
-    /// The layer's stored weight arrays, which must number `expected` (`roles` names them for the error).
-    mutating func weightArrays(_ layer: KerasLayerDescription, expected: Int, roles: String) throws -> [KerasWeightArray] {
+    /// The layer's stored weight arrays, which must number `expected` (`roles` names them for the error) and
+    /// be floating point, but for the positions in `integers`.
+    mutating func weightArrays(
+        _ layer: KerasLayerDescription, expected: Int, roles: String, integers: Set<Int> = []
+    ) throws -> [KerasWeightArray] {
         let arrays = try store.arrays(forLayer: layer.name)
         weightLayersUsed.insert(layer.name)
+        for (position, array) in arrays.enumerated() where array.isInteger && !integers.contains(position) {
+            throw FoldKitError(
+                .badInput, "HDF5 '\(array.path)': dataset is not floating point", file: store.file.path, layer: layer.label,
+                expected: "float16/float32/float64", found: "an integer type")
+        }
         guard arrays.count == expected else {
             throw FoldKitError(
                 .badInput, "wrong number of weight arrays", file: store.file.path, layer: layer.label,

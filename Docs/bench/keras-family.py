@@ -322,22 +322,9 @@ PATTERNS = [
 
 # --- weights ---------------------------------------------------------------------------------------
 
-def set_weights(layer, values):
-    """layer.set_weights, then, for Normalization, finalize_state(): Keras 3 computes the mean and
-    variance it normalises with from its weights only there (and in build/adapt), so without it the
-    layer keeps normalising with the old values although the saved weights are the new ones."""
-    layer.set_weights(values)
-    if type(layer).__name__ == "Normalization" and hasattr(layer, "finalize_state"):
-        layer.finalize_state()
-
-
-def leaves(model):
-    """Every layer that is not itself a model, depth first, each once (a shared layer appears once)."""
-    for layer in model.layers:
-        if hasattr(layer, "layers") and hasattr(layer, "inputs"):
-            yield from leaves(layer)
-        else:
-            yield layer
+# The weight helpers are the fixture generator's (Fixtures/keras/generate_layers.py), so the two cannot differ.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "keras"))
+from generate_layers import leaves, set_weights  # noqa: E402
 
 
 def randomise(model, rng):

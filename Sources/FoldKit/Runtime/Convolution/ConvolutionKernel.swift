@@ -11,6 +11,12 @@
 /// - otherwise im2col per group into a reused scratch matrix ((I/g)*kh*kw x OH*OW, row
 ///   r = (i*kh + ky)*kw + kx; `Im2Col.swift`), then out_g = W_g * columns; in blocks of output rows,
 ///   one scratch block per core, when the weights are small and the columns large (`Im2ColSchedule`).
+///
+/// Reading one convolution, in order: this file (the path and the epilogue of each product part);
+/// `ConvolutionGeometry.swift` (output size, padding, the im2col gather); for Winograd layers
+/// `Winograd/WinogradLayer.swift` (one pass), `WinogradSchedule.swift` (cores and blocks) and the variant
+/// (`WinogradF2Convolution` / `WinogradF4Convolution`, tile math only); `../BLAS/GEMM.swift` for the
+/// product; `../Elementwise/ChannelEpilogue.swift` for bias, batch norm and activation.
 struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     enum Path { case pointwise, depthwise, im2col, winograd, winogradF4 }
 

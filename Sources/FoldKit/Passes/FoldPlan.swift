@@ -39,7 +39,8 @@ struct FoldPlan {
     }
 
     /// The batch norm's per-channel (scale, shift) in float64, its four tensors read through `reader` after
-    /// each was checked to hold `channels` values (a shorter one would be read past its end).
+    /// each was checked to hold `channels` values (a shorter one would be read past its end); the values
+    /// read are checked again by `BatchNorm.affine`.
     static func affine(of batchNorm: BatchNorm, channels: Int, reader: FloatSpanReader) throws -> (scale: [Double], shift: [Double]) {
         let tensors = [(batchNorm.gamma, "gamma"), (batchNorm.beta, "beta"), (batchNorm.mean, "mean"), (batchNorm.variance, "variance")]
         for case (let tensor?, let name) in tensors where tensor.count != channels {
@@ -51,12 +52,6 @@ struct FoldPlan {
             gamma: try batchNorm.gamma.map(reader.materialized), beta: try batchNorm.beta.map(reader.materialized),
             mean: try reader.materialized(batchNorm.mean), variance: try reader.materialized(batchNorm.variance),
             convention: batchNorm.convention)
-        for case (let tensor?, let name) in [(loaded.gamma, "gamma"), (loaded.beta, "beta"), (loaded.mean, "mean"), (loaded.variance, "variance")]
-        where tensor.count != channels {
-            throw FoldKitError(
-                .badInput, "batch norm size does not match the layer's outputs", expected: "\(channels)",
-                found: "\(tensor.count) (\(name))")
-        }
         return try loaded.affine()
     }
 

@@ -61,8 +61,7 @@ public enum KerasReader {
             try KerasLayerSupport.refuseUnsupported(json, file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
             let file = try HDF5File(path: try archive.extractWeights())
-            let ordered = description.layers.map { ($0.name, $0.className) }
-            let store = KerasWeightStore(file: file, layout: .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)))
+            let store = try KerasWeightStore(file: file, layout: .keras3, layers: description.layers)
             let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
             return try body(
                 Source(
@@ -80,7 +79,7 @@ public enum KerasReader {
             try KerasLayerSupport.refuseUnsupported(json, file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
             let root = file.exists("model_weights") ? "model_weights" : ""
-            let store = KerasWeightStore(file: file, layout: .legacy(root: root))
+            let store = try KerasWeightStore(file: file, layout: .legacy(root: root), layers: description.layers)
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
             return try body(
                 Source(
@@ -101,9 +100,7 @@ public enum KerasReader {
             let root = file.exists("model_weights") ? "model_weights" : ""
             // `save_weights("x.weights.h5")` (Keras 3, recent tf.keras) writes the archive layout: layers/<path>/vars/<i>.
             let archiveLayout = root.isEmpty && !KerasWeightStore.hasLayerNames(file) && file.isGroup("layers")
-            let ordered = description.layers.map { ($0.name, $0.className) }
-            let store = KerasWeightStore(
-                file: file, layout: archiveLayout ? .keras3(paths: KerasWeightStore.keras3Paths(for: ordered)) : .legacy(root: root))
+            let store = try KerasWeightStore(file: file, layout: archiveLayout ? .keras3 : .legacy(root: root), layers: description.layers)
             let (version, backend) = try versionAndBackend(file, root: root, description: description)
             return try body(
                 Source(

@@ -5,9 +5,9 @@ import FoldKitCore
 /// unsupported layer at once (class, module, how many, which), so one run tells the whole story.
 ///
 /// The classes are those `KerasGraphTranslator` dispatches (Docs/Formats/Keras.md lists what each
-/// becomes). A model used as a layer (a `Functional`, `Sequential` or `Model` inside the model) and
-/// tf.keras's operator layers (`TFOpLambda`, `SlicingOpLambda`, named with their function) are refused as
-/// such, with the nested model's own unsupported layers listed too.
+/// becomes). A model used as a layer (a `Functional`, `Sequential` or `Model` inside the model) is
+/// searched for its own unsupported layers, named by their path (`base/block_1_conv`); tf.keras's
+/// operator layers (`TFOpLambda`, `SlicingOpLambda`) are named with their function.
 enum KerasLayerSupport {
     /// Every class the translator handles.
     static let translatedClasses: Set<String> = [
@@ -19,9 +19,6 @@ enum KerasLayerSupport {
         "Multiply", "Merge", "Rescaling", "Normalization", "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation",
         "RandomBrightness",
     ]
-
-    /// Classes of a model used as a layer.
-    static let modelClasses: Set<String> = ["Functional", "Sequential", "Model"]
 
     /// One unsupported kind of layer: its class (with the function of an operator layer, the module of a
     /// custom class) and the layers of that kind, with their nested-model path ("base/block_1_conv").
@@ -64,9 +61,9 @@ enum KerasLayerSupport {
             let name = entry["config"]?["name"]?.string ?? entry["name"]?.string ?? "?"
             let qualified = path + name
             let kind: String
-            if modelClasses.contains(className) {
-                kind = "nested model (\(className))"
+            if KerasModelGraph.modelClasses.contains(className) {
                 collect(entry, path: qualified + "/", into: &findings)
+                continue
             } else if className == "TFOpLambda" || className == "SlicingOpLambda" {
                 kind = "\(className) \(entry["config"]?["function"]?.string ?? "?")"
             } else if translatedClasses.contains(className) {

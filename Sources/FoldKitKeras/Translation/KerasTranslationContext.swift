@@ -14,6 +14,7 @@ struct KerasTranslationContext {
     private(set) var builder: NetworkBuilder
     /// Keras layer name -> index of the FoldKit layer producing its output.
     private(set) var produced: [String: Int] = [:]
+    /// `KerasWeightStore.storageKey` of every layer whose weights were read.
     private(set) var weightLayersUsed: Set<String> = []
     /// The epsilon of the first batch norm read (the network's recorded convention).
     var firstEpsilon: Double?
@@ -132,8 +133,8 @@ struct KerasTranslationContext {
     mutating func weightArrays(
         _ layer: KerasLayerDescription, expected: Int, roles: String, integers: Set<Int> = []
     ) throws -> [KerasWeightArray] {
-        let arrays = try store.arrays(forLayer: layer.name)
-        weightLayersUsed.insert(layer.name)
+        let arrays = try store.arrays(for: layer)
+        weightLayersUsed.insert(store.storageKey(for: layer))
         for (position, array) in arrays.enumerated() where array.isInteger && !integers.contains(position) {
             throw FoldKitError(
                 .badInput, "HDF5 '\(array.path)': dataset is not floating point", file: store.file.path, layer: layer.label,

@@ -30,6 +30,10 @@ public enum LayerKind: Sendable {
     /// Element-wise product; an input of shape C x 1 x 1 is broadcast over H x W
     /// (Darknet [scale_channels], [sam], Keras Multiply). Output has the larger input's shape.
     case product
+    /// Element-wise add, subtract, multiply, divide, average, maximum or minimum of 2 or more inputs, left
+    /// to right in input order; a C x 1 x 1 or 1 x 1 x 1 input is broadcast (`ElementwiseMerge`).
+    /// Output has the full shape.
+    case merge(ElementwiseMerge)
     /// Nearest-neighbour upsampling. Inputs: 1.
     case upsample(Upsample)
     /// Space-to-depth. Inputs: 1.
@@ -61,6 +65,7 @@ public enum LayerKind: Sendable {
         case .concatenation: return "route"
         case .sum: return "shortcut"
         case .product: return "multiply"
+        case .merge(let m): return m.operation.rawValue
         case .upsample: return "upsample"
         case .reorg(let r): return r.flavor.rawValue
         case .reshape: return "reshape"

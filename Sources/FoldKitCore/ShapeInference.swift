@@ -85,6 +85,8 @@ extension LayerKind {
             } else {
                 throw FoldKitError(.badInput, "product inputs cannot be broadcast", expected: "equal shapes or C x 1 x 1", found: "\(a) and \(b)")
             }
+        case .merge(let m):
+            result = try Self.mergedShape(m, inputs)
         case .upsample(let u):
             result = ActivationShape(channels: first.channels, height: first.height * u.strideY, width: first.width * u.strideX)
         case .reorg(let r):
@@ -104,5 +106,34 @@ extension LayerKind {
         }
         try require(result.channels > 0 && result.height > 0 && result.width > 0, "output would be empty", found: "\(result) from input \(first)")
         return result
+    }
+
+    /// The output shape of an element-wise merge: the full shape of its inputs, each of which is that shape,
+    /// C x 1 x 1 with the same C, or 1 x 1 x 1 (`ElementwiseMerge`); subtract and divide take exactly two.
+    private static func mergedShape(_ merge: ElementwiseMerge, _ inputs: [ActivationShape]) throws -> ActivationShape {
+        let operation = merge.operation
+        switch operation {
+        case .subtract, .divide:
+            guard inputs.count == 2 else {
+                throw FoldKitError(.badInput, "\(operation.rawValue) needs exactly two inputs", expected: "2", found: "\(inputs.count)")
+            }
+        case .add, .multiply, .average, .maximum, .minimum:
+            guard inputs.count >= 2 else {
+                throw FoldKitError(.badInput, "\(operation.rawValue) needs at least two inputs", expected: "2 or more", found: "\(inputs.count)")
+            }
+        }
+        // The full shape is the largest input; every input must be it or broadcast onto it.
+        let full = inputs.max { $0.count < $1.count } ?? inputs[0]
+        for shape in inputs where shape != full {
+            let perChannel = shape.height == 1 && shape.width == 1 && shape.channels == full.channels
+            let single = shape.channels == 1 && shape.height == 1 && shape.width == 1
+            guard perChannel || single else {
+                throw FoldKitError(
+                    .badInput, "\(operation.rawValue) inputs cannot be broadcast to one shape",
+                    expected: "\(full), \(full.channels)x1x1 or 1x1x1 for every input",
+                    found: inputs.map(\.description).joined(separator: ", "))
+            }
+        }
+        return full
     }
 }

@@ -68,7 +68,7 @@ public enum FixtureWriter {
             switch layer.kind {
             case .fullyConnected, .globalAveragePool, .globalMaxPool: isVector = true
             case .reshape(let r): isVector = r.target.height == 1 && r.target.width == 1
-            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .concatenation:
+            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .merge, .concatenation:
                 isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
             default: isVector = false
             }

@@ -15,13 +15,15 @@ import FoldKitCore
 ///     allowed(layer)     = atol + allowance(layer)
 ///
 /// with u the unit roundoff (float32 2^-24, float16 2^-11) and K the accumulation length (convolution
-/// Cin/groups x kh x kw, connected: inputs, average pools: window, softmax: elements summed, otherwise 1).
+/// Cin/groups x kh x kw, connected: inputs, average pools: window, softmax: elements summed, shortcuts and
+/// add, subtract and average merges: inputs, otherwise 1).
 /// The floor covers the rounding a layer adds itself when the control happens to be nearly exact there; it
 /// does not grow along the graph: error carried in from earlier layers is what the control measures.
 ///
 /// A layer that cannot grow an absolute error (every |df/dx| <= 1 in the max norm: clamps, saturating and
 /// piecewise-linear activations with slopes <= 1, max and average pooling, routes, reshapes, nearest
-/// upsampling by |scale| <= 1, softmax) carries its inputs' allowances over: a relu6 that cuts max|ref| from
+/// upsampling by |scale| <= 1, softmax, add, subtract, average, maximum and minimum merges) carries its
+/// inputs' allowances over: a relu6 that cuts max|ref| from
 /// 30 to 6 keeps the absolute error its input was allowed, so the clamp raises no false alarm, and a fold
 /// error is caught where it arises, at the layer that produces it.
 public enum ToleranceBudget {
@@ -62,6 +64,11 @@ public enum ToleranceBudget {
         case .globalAveragePool: return network.shape(of: layer.inputs.first ?? Network.inputIndex).planeSize
         case .softmax: return layer.outputShape.count
         case .sum: return layer.inputs.count
+        case .merge(let m):
+            switch m.operation {
+            case .add, .subtract, .average: return layer.inputs.count
+            case .multiply, .divide, .maximum, .minimum: return 1
+            }
         default: return 1
         }
     }
@@ -78,14 +85,14 @@ public enum ToleranceBudget {
     public enum Combination: Sendable {
         /// The output takes each value from one input (routes, pools, activations): the largest allowance.
         case largest
-        /// The output adds its inputs (shortcut): the sum of the allowances.
+        /// The output adds or subtracts its inputs (shortcut, add and subtract merges): the sum of the allowances.
         case sum
     }
 
     /// For a layer whose output cannot grow its inputs' absolute error by more than `gain` <= 1 (in the max
     /// norm), the gain and how the inputs combine; nil for every other layer (convolutions, connected,
-    /// batch norm and channel affine, products, PReLU, activations with |f'| > 1 such as swish, mish, gelu,
-    /// selu). Softmax's Jacobian diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
+    /// batch norm and channel affine, products, multiply and divide merges, PReLU, activations with |f'| > 1
+    /// such as swish, mish, gelu, selu). Softmax's Jacobian diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {
         switch layer.kind {
         case .activation(let a): return lipschitzBound(a).map { ($0, .largest) }
@@ -95,6 +102,12 @@ public enum ToleranceBudget {
         case .softmax: return (0.5, .largest)
         case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil
         case .sum(let s): return lipschitzBound(s.activation).map { ($0, .sum) }
+        case .merge(let m):
+            switch m.operation {
+            case .add, .subtract: return (1, .sum)
+            case .average, .maximum, .minimum: return (1, .largest)
+            case .multiply, .divide: return nil
+            }
         default: return nil
         }
     }

@@ -165,6 +165,8 @@ public final class Executor<Scalar: ExecutorScalar> {
                     layer: layer.label, expected: "2", found: "\(inputShapes.count)")
             }
             kernel = ProductKernel<Scalar>(first: inputShapes[0], second: inputShapes[1])
+        case .merge(let m):
+            kernel = MergeKernel<Scalar>(operation: m.operation, inputShapes: inputShapes, output: output)
         case .upsample(let u):
             kernel = UpsampleKernel<Scalar>(upsample: u, input: first)
         case .reorg(let r):

@@ -25,11 +25,15 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var activation: String?
     /// Batch norm was folded into this layer's weights and bias.
     public var foldedBatchNorm: Bool?
+    /// A channel window's offset: output channel c is input channel c + channelOffset (zero outside the
+    /// input); the window's channel count is outputShape[0].
+    public var channelOffset: Int?
 
     /// A layer with every field given (the optional ones only where they apply).
     public init(
         index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
-        dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil
+        dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil,
+        channelOffset: Int? = nil
     ) {
         self.index = index
         self.name = name
@@ -43,5 +47,6 @@ public struct BlobLayer: Codable, Equatable, Sendable {
         self.groups = groups
         self.activation = activation
         self.foldedBatchNorm = foldedBatchNorm
+        self.channelOffset = channelOffset
     }
 }

@@ -43,7 +43,7 @@ struct InspectResult: Encodable {
             default: convention = nil
             }
             return Row(
-                index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
+                index: layer.index, name: layer.name, type: network.typeName(of: layer), inputs: layer.inputs,
                 outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width],
                 parameters: layer.kind.parameters.reduce(0) { $0 + $1.tensor.count },
                 weightsByteRange: layer.source.weightsByteRange.map { [$0.lowerBound, $0.upperBound] },

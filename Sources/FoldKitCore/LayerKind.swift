@@ -44,6 +44,9 @@ public enum LayerKind: Sendable {
     case zeroPad(Padding2D)
     /// Remove rows and columns at the edges (Keras Cropping2D). Inputs: 1.
     case crop(Padding2D)
+    /// A window along the channels: out[c] = in[c + offset], zero outside the input (`ChannelRange`:
+    /// channel padding and slicing). Inputs: 1.
+    case channelRange(ChannelRange)
     /// Passes the input through unchanged (dropout, Darknet [cost], Keras InputLayer-like no-ops).
     case identity(reason: String)
     /// Detection head: raw pass-through; decoded by the verifier. Inputs: 1.
@@ -71,8 +74,25 @@ public enum LayerKind: Sendable {
         case .reshape: return "reshape"
         case .zeroPad: return "zeropad"
         case .crop: return "crop"
+        case .channelRange: return "channel_range"
         case .identity(let reason): return reason
         case .detection(let d): return d.kind.rawValue
+        }
+    }
+
+    /// The type name of a layer of this kind reading `inputShapes`: `typeName`, except that a channel window
+    /// is told apart by its input's channel count C_in: "channel_pad" when it only adds zero channels
+    /// (offset <= 0 and offset + channels >= C_in), "channel_slice" when it only takes a sub-range
+    /// (offset >= 0 and offset + channels <= C_in), "channel_range" otherwise.
+    public func typeName(inputShapes: [ActivationShape]) -> String {
+        switch self {
+        case .channelRange(let r):
+            guard let inputChannels = inputShapes.first?.channels else { return typeName }
+            if r.offset <= 0 && r.offset + r.channels >= inputChannels { return "channel_pad" }
+            if r.offset >= 0 && r.offset + r.channels <= inputChannels { return "channel_slice" }
+            return "channel_range"
+        default:
+            return typeName
         }
     }
 

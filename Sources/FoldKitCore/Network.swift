@@ -64,6 +64,12 @@ public struct Network: Sendable {
         index == Network.inputIndex ? inputShape : layers[index].outputShape
     }
 
+    /// The type name of `layer` in this network (`LayerKind.typeName(inputShapes:)`, which tells channel
+    /// windows apart by their input): what inspect, manifests, fixtures and reports show.
+    package func typeName(of layer: Layer) -> String {
+        layer.kind.typeName(inputShapes: layer.inputs.map(shape(of:)))
+    }
+
     /// Total number of parameter values over all layers.
     public var parameterCount: Int {
         layers.reduce(0) { sum, layer in sum + layer.kind.parameters.reduce(0) { $0 + $1.tensor.count } }

@@ -103,6 +103,9 @@ extension LayerKind {
             result = ActivationShape(channels: first.channels, height: first.height + p.top + p.bottom, width: first.width + p.left + p.right)
         case .crop(let p):
             result = ActivationShape(channels: first.channels, height: first.height - p.top - p.bottom, width: first.width - p.left - p.right)
+        case .channelRange(let r):
+            try require(r.channels >= 1, "a channel window needs at least one channel", expected: ">= 1", found: "\(r.channels)")
+            result = ActivationShape(channels: r.channels, height: first.height, width: first.width)
         }
         try require(result.channels > 0 && result.height > 0 && result.width > 0, "output would be empty", found: "\(result) from input \(first)")
         return result

@@ -3,10 +3,10 @@ import FoldKitCore
 
 /// The manifest's description of a network layer (`layers[]`, Docs/BlobFormat.md "manifest.json").
 extension BlobLayer {
-    /// Describes `layer` (before folding, so `foldedBatchNorm` can be told).
-    public init(_ layer: Layer) {
+    /// Describes `layer` of `network` (before folding, so `foldedBatchNorm` can be told).
+    public init(_ layer: Layer, in network: Network) {
         self.init(
-            index: layer.index, name: layer.name, type: layer.kind.typeName, inputs: layer.inputs,
+            index: layer.index, name: layer.name, type: network.typeName(of: layer), inputs: layer.inputs,
             outputShape: [layer.outputShape.channels, layer.outputShape.height, layer.outputShape.width])
         switch layer.kind {
         case .convolution(let c):
@@ -28,6 +28,8 @@ extension BlobLayer {
             activation = s.activation.name
         case .activation(let a):
             activation = a.name
+        case .channelRange(let r):
+            channelOffset = r.offset
         default:
             break
         }

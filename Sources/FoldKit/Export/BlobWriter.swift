@@ -138,7 +138,7 @@ public enum BlobWriter {
                     files: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                     sha256: sourceSums, bnEpsilon: network.epsilonConvention.epsilon,
                     bnEpsilonMode: network.epsilonConvention.placement.rawValue),
-                layers: original.layers.map(BlobLayer.init),
+                layers: original.layers.map { BlobLayer($0, in: original) },
                 tensors: tensors)
             try JSONOutput.write(manifest, to: try folder.url(for: BlobManifest.fileName))
             return manifest

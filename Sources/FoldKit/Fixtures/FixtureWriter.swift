@@ -68,7 +68,7 @@ public enum FixtureWriter {
             switch layer.kind {
             case .fullyConnected, .globalAveragePool, .globalMaxPool: isVector = true
             case .reshape(let r): isVector = r.target.height == 1 && r.target.width == 1
-            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .merge, .concatenation:
+            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .merge, .concatenation, .channelRange:
                 isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
             default: isVector = false
             }
@@ -102,7 +102,7 @@ public enum FixtureWriter {
         let layer = network.layers[position - 1]
         let id: FixtureManifest.LayerID = network.layerIdentity == .index ? .index(layer.index) : .name(layer.name)
         let suffix = network.layerIdentity == .index ? "" : "_" + SafeFileName.sanitize(layer.name)
-        return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, layer.kind.typeName, layer.outputShape)
+        return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, network.typeName(of: layer), layer.outputShape)
     }
 
     /// `arrange` for tensor `position` (0 = input), giving Keras' rank-2 outputs the shape (1, N).

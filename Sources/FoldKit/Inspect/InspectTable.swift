@@ -15,7 +15,7 @@ package enum InspectTable {
             default: bn = "-"
             }
             rows.append([
-                String(layer.index), layer.name == String(layer.index) ? "" : layer.name, layer.kind.typeName,
+                String(layer.index), layer.name == String(layer.index) ? "" : layer.name, network.typeName(of: layer),
                 layer.inputs.map { $0 == Network.inputIndex ? "input" : String($0) }.joined(separator: ","),
                 layer.outputShape.description, params == 0 ? "-" : String(params), bytes, bn,
             ])

@@ -48,7 +48,7 @@ struct PrecisionJudge {
         let allowed = absoluteTolerance + allowance
         let shape = layer.outputShape
         let verdict = LayerVerdict(
-            index: index, name: layer.name, type: layer.kind.typeName, shape: [shape.channels, shape.height, shape.width],
+            index: index, name: layer.name, type: network.typeName(of: layer), shape: [shape.channels, shape.height, shape.width],
             control: controlDeviation, candidate: deviation, floor: floor, fromControl: fromControl, carried: carried,
             allowed: allowed, allowedBy: allowedBy, pass: deviation.maxAbsDeviation <= allowed)
         verdicts.append(verdict)

@@ -97,7 +97,7 @@ public enum ToleranceBudget {
         switch layer.kind {
         case .activation(let a): return lipschitzBound(a).map { ($0, .largest) }
         case .pooling, .globalAveragePool, .globalMaxPool, .concatenation, .reorg, .reshape, .zeroPad, .crop,
-            .identity, .detection:
+            .channelRange, .identity, .detection:
             return (1, .largest)
         case .softmax: return (0.5, .largest)
         case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil

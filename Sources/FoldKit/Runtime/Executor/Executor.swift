@@ -177,6 +177,8 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = PadCropKernel<Scalar>(mode: .pad, edges: p, input: first, output: output)
         case .crop(let p):
             kernel = PadCropKernel<Scalar>(mode: .crop, edges: p, input: first, output: output)
+        case .channelRange(let r):
+            kernel = ChannelRangeKernel<Scalar>(offset: r.offset, input: first, output: output)
         }
         return .kernel(kernel)
     }

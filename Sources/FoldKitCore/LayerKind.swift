@@ -34,7 +34,7 @@ public enum LayerKind: Sendable {
     /// to right in input order; a C x 1 x 1 or 1 x 1 x 1 input is broadcast (`ElementwiseMerge`).
     /// Output has the full shape.
     case merge(ElementwiseMerge)
-    /// Nearest-neighbour upsampling. Inputs: 1.
+    /// Nearest-neighbour or bilinear upsampling by integer factors (`Upsample`). Inputs: 1.
     case upsample(Upsample)
     /// Space-to-depth. Inputs: 1.
     case reorg(Reorg)
@@ -69,7 +69,11 @@ public enum LayerKind: Sendable {
         case .sum: return "shortcut"
         case .product: return "multiply"
         case .merge(let m): return m.operation.rawValue
-        case .upsample: return "upsample"
+        case .upsample(let u):
+            switch u.interpolation {
+            case .nearest: return "upsample"
+            case .bilinear: return "upsample(bilinear)"
+            }
         case .reorg(let r): return r.flavor.rawValue
         case .reshape: return "reshape"
         case .zeroPad: return "zeropad"

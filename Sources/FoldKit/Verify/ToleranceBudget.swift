@@ -21,11 +21,11 @@ import FoldKitCore
 /// does not grow along the graph: error carried in from earlier layers is what the control measures.
 ///
 /// A layer that cannot grow an absolute error (every |df/dx| <= 1 in the max norm: clamps, saturating and
-/// piecewise-linear activations with slopes <= 1, max and average pooling, routes, reshapes, nearest
-/// upsampling by |scale| <= 1, softmax, add, subtract, average, maximum and minimum merges) carries its
-/// inputs' allowances over: a relu6 that cuts max|ref| from
-/// 30 to 6 keeps the absolute error its input was allowed, so the clamp raises no false alarm, and a fold
-/// error is caught where it arises, at the layer that produces it.
+/// piecewise-linear activations with slopes <= 1, max and average pooling, routes, reshapes, channel
+/// windows, nearest and bilinear upsampling by |scale| <= 1 (bilinear: a convex combination times scale),
+/// softmax, add, subtract, average, maximum and minimum merges) carries its inputs' allowances over: a
+/// relu6 that cuts max|ref| from 30 to 6 keeps the absolute error its input was allowed, so the clamp
+/// raises no false alarm, and a fold error is caught where it arises, at the layer that produces it.
 public enum ToleranceBudget {
     /// K in `allowed = max(floor, K x control deviation, carried) + atol`, per precision: 8 in float32, 16
     /// with float16 storage. Chosen from measurements on real and seeded networks (Docs/Verify.md, "Why

@@ -168,7 +168,10 @@ public final class Executor<Scalar: ExecutorScalar> {
         case .merge(let m):
             kernel = MergeKernel<Scalar>(operation: m.operation, inputShapes: inputShapes, output: output)
         case .upsample(let u):
-            kernel = UpsampleKernel<Scalar>(upsample: u, input: first)
+            switch u.interpolation {
+            case .nearest: kernel = UpsampleKernel<Scalar>(upsample: u, input: first)
+            case .bilinear: kernel = BilinearUpsampleKernel<Scalar>(upsample: u, input: first, output: output)
+            }
         case .reorg(let r):
             kernel = try ReorgKernel<Scalar>(r, input: first, layer: layer)
         case .reshape(let r):

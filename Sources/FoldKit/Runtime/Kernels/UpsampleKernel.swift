@@ -1,4 +1,5 @@
-/// Nearest-neighbour upsampling (Darknet [upsample], Keras UpSampling2D):
+/// Nearest-neighbour upsampling (Darknet [upsample], Keras UpSampling2D 'nearest'; bilinear is
+/// `BilinearUpsampleKernel`):
 /// out[c, y, x] = scale * in[c, y / strideY, x / strideX].
 ///
 /// Row by row: input row iy of channel c gives output row iy*sy (each element repeated sx times, times

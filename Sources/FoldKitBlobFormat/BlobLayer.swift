@@ -28,12 +28,14 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     /// A channel window's offset: output channel c is input channel c + channelOffset (zero outside the
     /// input); the window's channel count is outputShape[0].
     public var channelOffset: Int?
+    /// A layer normalization's epsilon (added to the variance under the square root).
+    public var epsilon: Double?
 
     /// A layer with every field given (the optional ones only where they apply).
     public init(
         index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
         dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil,
-        channelOffset: Int? = nil
+        channelOffset: Int? = nil, epsilon: Double? = nil
     ) {
         self.index = index
         self.name = name
@@ -48,5 +50,6 @@ public struct BlobLayer: Codable, Equatable, Sendable {
         self.activation = activation
         self.foldedBatchNorm = foldedBatchNorm
         self.channelOffset = channelOffset
+        self.epsilon = epsilon
     }
 }

@@ -5,7 +5,8 @@
 /// - `bias`: the layer's own per-output bias
 /// - `scale`, `shift`: a per-channel affine y = scale * x + shift (an unfoldable batch norm)
 /// - `alpha`: PReLU's negative slope, per channel or per element
-/// - `gamma`, `beta`, `mean`, `variance`: an inference batch norm's parameters
+/// - `gamma`, `beta`, `mean`, `variance`: an inference batch norm's parameters (`gamma` and `beta` also
+///   a layer normalization's, the only ones a blob folder holds)
 public enum TensorRole: String, CaseIterable, Sendable, Codable {
     case weights
     case bias

@@ -23,6 +23,9 @@ public enum LayerKind: Sendable {
     case batchNorm(BatchNorm)
     /// Per-channel scale and shift (what an unfoldable batch norm becomes after folding). Inputs: 1.
     case channelAffine(ChannelAffine)
+    /// Normalization over the channels at every position, then gamma and beta per channel
+    /// (`LayerNormalization`, Keras LayerNormalization). Inputs: 1.
+    case layerNormalization(LayerNormalization)
     /// Channel concatenation. Inputs: 1 or more.
     case concatenation(Concatenation)
     /// Element-wise sum with Darknet's shortcut rules. Inputs: 2 or more.
@@ -65,6 +68,7 @@ public enum LayerKind: Sendable {
         case .softmax: return "softmax"
         case .batchNorm: return "batchnorm"
         case .channelAffine: return "channel_affine"
+        case .layerNormalization: return "layernorm"
         case .concatenation: return "route"
         case .sum: return "shortcut"
         case .product: return "multiply"
@@ -110,6 +114,7 @@ public enum LayerKind: Sendable {
         case .batchNorm(let bn): return bn.parameters
         case .channelAffine(let a): return [(.scale, a.scale), (.shift, a.shift)]
         case .prelu(let alpha): return [(.alpha, alpha)]
+        case .layerNormalization(let n): return (n.gamma.map { [(.gamma, $0)] } ?? []) + (n.beta.map { [(.beta, $0)] } ?? [])
         default: return []
         }
     }

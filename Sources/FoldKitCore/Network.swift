@@ -123,6 +123,10 @@ extension LayerKind {
         case .batchNorm(let bn): return .batchNorm(try bn.materialized())
         case .channelAffine(let a): return .channelAffine(ChannelAffine(scale: try a.scale.materialized(), shift: try a.shift.materialized()))
         case .prelu(let alpha): return .prelu(alpha: try alpha.materialized())
+        case .layerNormalization(var n):
+            n.gamma = try n.gamma?.materialized()
+            n.beta = try n.beta?.materialized()
+            return .layerNormalization(n)
         default: return self
         }
     }

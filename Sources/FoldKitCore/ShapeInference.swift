@@ -56,6 +56,14 @@ extension LayerKind {
                 a.scale.count == first.channels && a.shift.count == first.channels, "channel affine size", expected: "\(first.channels)",
                 found: "\(a.scale.count)")
             result = first
+        case .layerNormalization(let n):
+            for case (let tensor?, let name) in [(n.gamma, "gamma"), (n.beta, "beta")] {
+                try require(
+                    tensor.count == first.channels, "layer normalization \(name) size", expected: "\(first.channels)", found: "\(tensor.count)")
+            }
+            try require(
+                n.epsilon.isFinite && n.epsilon >= 0, "layer normalization epsilon must be finite and at least 0", found: "\(n.epsilon)")
+            result = first
         case .concatenation(let r):
             try require(
                 r.groups >= 1 && r.groupID >= 0 && r.groupID < r.groups, "route group_id must be in 0..<groups",

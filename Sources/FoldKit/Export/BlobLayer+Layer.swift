@@ -30,6 +30,8 @@ extension BlobLayer {
             activation = a.name
         case .channelRange(let r):
             channelOffset = r.offset
+        case .layerNormalization(let n):
+            epsilon = n.epsilon
         default:
             break
         }

@@ -177,6 +177,12 @@ public enum BlobReader {
                 network.layers[i].kind = .channelAffine(a)
             case .prelu(let alpha):
                 network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob(.alpha).1))
+            case .layerNormalization(var n):
+                // Written with ones and zeros for a missing gamma and beta.
+                let channels = layer.outputShape.channels
+                n.gamma = WeightTensor(shape: [channels], values: try blob(.gamma).1)
+                n.beta = WeightTensor(shape: [channels], values: try blob(.beta).1)
+                network.layers[i].kind = .layerNormalization(n)
             default:
                 break
             }

@@ -11,12 +11,13 @@ import Foundation
 /// (`Options.chunkBytes`; HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO:
 /// the largest layer).
 ///
-/// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` for Darknet, the sanitised
-/// layer name for Keras):
+/// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` / `layernorm<i>` for Darknet, the
+/// sanitised layer name for Keras):
 /// - convolution: `<prefix>_W.bin` (4-D in `layout`), `<prefix>_b.bin` ([O]; zeros when the layer has no bias)
 /// - fully connected: `<prefix>_W.bin` as a 4-D [O, C, H, W] weight over the input tensor in `layout`
 ///   (an input vector has H = W = 1), `<prefix>_b.bin`
 /// - unfoldable batch norm: `<prefix>_scale.bin`, `<prefix>_shift.bin`;  PReLU: `<prefix>_alpha.bin`
+/// - layer normalization: `<prefix>_gamma.bin`, `<prefix>_beta.bin` ([C]; ones and zeros when absent)
 /// The whole folder is written to a temporary sibling and renamed into place at the end.
 public enum BlobWriter {
     /// How to write: the weight layout and the streaming chunk size.
@@ -189,6 +190,7 @@ public enum BlobWriter {
         case .fullyConnected: kindPrefix = "fc"
         case .batchNorm, .channelAffine: kindPrefix = "affine"
         case .prelu: kindPrefix = "prelu"
+        case .layerNormalization: kindPrefix = "layernorm"
         default: kindPrefix = "layer"
         }
         return identity == .index ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)

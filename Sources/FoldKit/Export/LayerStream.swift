@@ -55,6 +55,12 @@ final class LayerStream {
                 ]
             case .prelu(let alpha):
                 blobs = [(.alpha, "alpha", .values(try reader.floats(alpha)), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
+            case .layerNormalization(let n):
+                let channels = layer.outputShape.channels
+                blobs = [
+                    (.gamma, "gamma", .values(try vector(n.gamma, channels: channels, absent: 1, name: "gamma")), [channels], .vector),
+                    (.beta, "beta", .values(try vector(n.beta, channels: channels, absent: 0, name: "beta")), [channels], .vector),
+                ]
             case .batchNorm:
                 throw Self.unfolded
             default:
@@ -76,6 +82,16 @@ final class LayerStream {
                     sha256: ""))
         }
         return tensors
+    }
+
+    /// A per-channel vector of a layer with `channels` channels, `absent` repeated when the layer has none.
+    private func vector(_ tensor: WeightTensor?, channels: Int, absent: Float, name: String) throws -> [Float] {
+        guard let tensor else { return [Float](repeating: absent, count: channels) }
+        let values = try reader.floats(tensor)
+        guard values.count == channels else {
+            throw FoldKitError(.badInput, "\(name) does not match the layer's channels", expected: "\(channels)", found: "\(values.count)")
+        }
+        return values
     }
 
     /// A layer that still holds a batch norm: the writer takes the fold pass's result.

@@ -68,7 +68,8 @@ public enum FixtureWriter {
             switch layer.kind {
             case .fullyConnected, .globalAveragePool, .globalMaxPool: isVector = true
             case .reshape(let r): isVector = r.target.height == 1 && r.target.width == 1
-            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .prelu, .sum, .product, .merge, .concatenation, .channelRange:
+            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .layerNormalization, .prelu, .sum, .product, .merge, .concatenation,
+                .channelRange:
                 isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
             default: isVector = false
             }

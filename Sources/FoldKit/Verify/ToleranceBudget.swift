@@ -16,7 +16,7 @@ import FoldKitCore
 ///
 /// with u the unit roundoff (float32 2^-24, float16 2^-11) and K the accumulation length (convolution
 /// Cin/groups x kh x kw, connected: inputs, average pools: window, softmax: elements summed, shortcuts and
-/// add, subtract and average merges: inputs, otherwise 1).
+/// add, subtract and average merges: inputs, layer normalization: channels, otherwise 1).
 /// The floor covers the rounding a layer adds itself when the control happens to be nearly exact there; it
 /// does not grow along the graph: error carried in from earlier layers is what the control measures.
 ///
@@ -63,6 +63,7 @@ public enum ToleranceBudget {
         case .pooling(let p): return p.kind == .average ? p.kernelHeight * p.kernelWidth : 1
         case .globalAveragePool: return network.shape(of: layer.inputs.first ?? Network.inputIndex).planeSize
         case .softmax: return layer.outputShape.count
+        case .layerNormalization: return layer.outputShape.channels
         case .sum: return layer.inputs.count
         case .merge(let m):
             switch m.operation {
@@ -91,7 +92,7 @@ public enum ToleranceBudget {
 
     /// For a layer whose output cannot grow its inputs' absolute error by more than `gain` <= 1 (in the max
     /// norm), the gain and how the inputs combine; nil for every other layer (convolutions, connected,
-    /// batch norm and channel affine, products, multiply and divide merges, PReLU, activations with |f'| > 1
+    /// batch norm, channel affine and layer normalization, products, multiply and divide merges, PReLU, activations with |f'| > 1
     /// such as swish, mish, gelu, selu). Softmax's Jacobian diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {
         switch layer.kind {
@@ -102,6 +103,7 @@ public enum ToleranceBudget {
         case .softmax: return (0.5, .largest)
         case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil
         case .sum(let s): return lipschitzBound(s.activation).map { ($0, .sum) }
+        case .layerNormalization: return nil  // divides by the input's own spread: no bound
         case .merge(let m):
             switch m.operation {
             case .add, .subtract: return (1, .sum)

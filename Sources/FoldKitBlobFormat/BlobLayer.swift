@@ -11,7 +11,7 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var inputs: [Int]
     /// Output shape [C, H, W].
     public var outputShape: [Int]
-    /// [kh, kw] for convolutions and pooling.
+    /// [kh, kw] for convolutions (transposed ones too) and pooling.
     public var kernel: [Int]?
     /// [stride y, stride x].
     public var stride: [Int]?
@@ -30,12 +30,15 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     public var channelOffset: Int?
     /// A layer normalization's epsilon (added to the variance under the square root).
     public var epsilon: Double?
+    /// A transposed convolution's [rows, columns] cut from the start of its full output
+    /// ((H - 1) * stride + kh by (W - 1) * stride + kw); the output kept is outputShape's H x W from there.
+    public var outputOffset: [Int]?
 
     /// A layer with every field given (the optional ones only where they apply).
     public init(
         index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
         dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil,
-        channelOffset: Int? = nil, epsilon: Double? = nil
+        channelOffset: Int? = nil, epsilon: Double? = nil, outputOffset: [Int]? = nil
     ) {
         self.index = index
         self.name = name
@@ -51,5 +54,6 @@ public struct BlobLayer: Codable, Equatable, Sendable {
         self.foldedBatchNorm = foldedBatchNorm
         self.channelOffset = channelOffset
         self.epsilon = epsilon
+        self.outputOffset = outputOffset
     }
 }

@@ -5,6 +5,8 @@ import FoldKitBlobFormat
 public enum LayerKind: Sendable {
     /// Convolution (+ bias, batch norm, activation). Inputs: 1.
     case convolution(Convolution)
+    /// Transposed convolution (+ bias, activation; `TransposedConvolution`). Inputs: 1.
+    case transposedConvolution(TransposedConvolution)
     /// Fully connected. Inputs: 1 (flattened channel-major).
     case fullyConnected(FullyConnected)
     /// Max or average pooling. Inputs: 1.
@@ -59,6 +61,7 @@ public enum LayerKind: Sendable {
     public var typeName: String {
         switch self {
         case .convolution(let c): return c.groups > 1 ? (c.groups == c.inputChannels ? "conv(depthwise)" : "conv(groups=\(c.groups))") : "conv"
+        case .transposedConvolution: return "deconv"
         case .fullyConnected: return "connected"
         case .pooling(let p): return p.kind == .max ? "maxpool" : "avgpool"
         case .globalAveragePool: return "global_avgpool"
@@ -109,6 +112,8 @@ public enum LayerKind: Sendable {
         switch self {
         case .convolution(let c):
             return [(.weights, c.weights)] + (c.bias.map { [(.bias, $0)] } ?? []) + (c.batchNorm?.parameters ?? [])
+        case .transposedConvolution(let t):
+            return [(.weights, t.weights)] + (t.bias.map { [(.bias, $0)] } ?? [])
         case .fullyConnected(let f):
             return [(.weights, f.weights)] + (f.bias.map { [(.bias, $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
         case .batchNorm(let bn): return bn.parameters

@@ -115,6 +115,10 @@ extension LayerKind {
             c.bias = try c.bias?.materialized()
             c.batchNorm = try c.batchNorm?.materialized()
             return .convolution(c)
+        case .transposedConvolution(var t):
+            t.weights = try t.weights.materialized()
+            t.bias = try t.bias?.materialized()
+            return .transposedConvolution(t)
         case .fullyConnected(var f):
             f.weights = try f.weights.materialized()
             f.bias = try f.bias?.materialized()

@@ -4,6 +4,7 @@ extension LayerKind {
     ///
     /// Spatial output sizes:
     /// - convolution: (in + padBefore + padAfter - ((k - 1) * dilation + 1)) / stride + 1
+    /// - transposed convolution: its own outputHeight x outputWidth (the full output is (in - 1) * stride + k)
     /// - pooling:     (in + padBefore + padAfter - k) / stride + 1
     public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
         guard let first = inputs.first else {
@@ -30,6 +31,27 @@ extension LayerKind {
                 channels: c.outputChannels,
                 height: (first.height + c.padding.top + c.padding.bottom - effH) / c.strideY + 1,
                 width: (first.width + c.padding.left + c.padding.right - effW) / c.strideX + 1)
+        case .transposedConvolution(let t):
+            try require(
+                first.channels == t.inputChannels, "transposed convolution input channels", expected: "\(t.inputChannels)",
+                found: "\(first.channels)")
+            try require(
+                t.kernelHeight >= 1 && t.kernelWidth >= 1 && t.strideY >= 1 && t.strideX >= 1, "kernel size and stride must be at least 1",
+                found: "kernel \(t.kernelHeight)x\(t.kernelWidth), stride \(t.strideY)x\(t.strideX)")
+            try require(
+                t.offsetY >= 0 && t.offsetX >= 0, "transposed convolution offsets must be at least 0", found: "\(t.offsetY), \(t.offsetX)")
+            try require(
+                t.outputHeight >= 1 && t.outputWidth >= 1, "transposed convolution output size must be at least 1x1",
+                found: "\(t.outputHeight)x\(t.outputWidth)")
+            let expected = SizeLimits.elementCount([t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth])
+            try require(
+                expected == t.weights.count, "transposed convolution weight count",
+                expected: expected.map(String.init) ?? "more than Int holds", found: "\(t.weights.count)")
+            if let bias = t.bias {
+                try require(
+                    bias.count == t.outputChannels, "transposed convolution bias count", expected: "\(t.outputChannels)", found: "\(bias.count)")
+            }
+            result = ActivationShape(channels: t.outputChannels, height: t.outputHeight, width: t.outputWidth)
         case .fullyConnected(let f):
             try require(first.count == f.inputCount, "connected layer input size", expected: "\(f.inputCount)", found: "\(first.count) (\(first))")
             result = .vector(f.outputCount)

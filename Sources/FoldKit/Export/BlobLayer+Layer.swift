@@ -17,6 +17,12 @@ extension BlobLayer {
             groups = c.groups
             activation = c.activation.name
             foldedBatchNorm = c.batchNorm != nil
+        case .transposedConvolution(let t):
+            kernel = [t.kernelHeight, t.kernelWidth]
+            stride = [t.strideY, t.strideX]
+            outputOffset = [t.offsetY, t.offsetX]
+            activation = t.activation.name
+            foldedBatchNorm = false
         case .fullyConnected(let f):
             activation = f.activation.name
             foldedBatchNorm = f.batchNorm != nil

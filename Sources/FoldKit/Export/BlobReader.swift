@@ -160,6 +160,10 @@ public enum BlobReader {
                 c.bias = WeightTensor(shape: [c.outputChannels], values: try blob(.bias).1)
                 c.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .convolution(c)
+            case .transposedConvolution(var t):
+                t.weights = WeightTensor(shape: t.weights.shape, values: try oihwWeights())
+                t.bias = WeightTensor(shape: [t.outputChannels], values: try blob(.bias).1)
+                network.layers[i].kind = .transposedConvolution(t)
             case .fullyConnected(var f):
                 f.weights = WeightTensor(shape: f.weights.shape, values: try oihwWeights())
                 f.bias = WeightTensor(shape: [f.outputCount], values: try blob(.bias).1)

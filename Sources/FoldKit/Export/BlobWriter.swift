@@ -11,9 +11,10 @@ import Foundation
 /// (`Options.chunkBytes`; HWIO a whole tensor at a time), so memory stays bounded by a few chunks (HWIO:
 /// the largest layer).
 ///
-/// Files per layer (prefix `conv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` / `layernorm<i>` for Darknet, the
-/// sanitised layer name for Keras):
-/// - convolution: `<prefix>_W.bin` (4-D in `layout`), `<prefix>_b.bin` ([O]; zeros when the layer has no bias)
+/// Files per layer (prefix `conv<i>` / `deconv<i>` / `fc<i>` / `affine<i>` / `prelu<i>` / `layernorm<i>` for
+/// Darknet, the sanitised layer name for Keras):
+/// - convolution and transposed convolution: `<prefix>_W.bin` (4-D in `layout`, from OIHW
+///   [O, I, kh, kw] like a convolution's), `<prefix>_b.bin` ([O]; zeros when the layer has no bias)
 /// - fully connected: `<prefix>_W.bin` as a 4-D [O, C, H, W] weight over the input tensor in `layout`
 ///   (an input vector has H = W = 1), `<prefix>_b.bin`
 /// - unfoldable batch norm: `<prefix>_scale.bin`, `<prefix>_shift.bin`;  PReLU: `<prefix>_alpha.bin`
@@ -154,18 +155,21 @@ public enum BlobWriter {
     private static func largestStreamedTensor(_ layer: Layer) -> Int {
         switch layer.kind {
         case .convolution(let c): return c.weights.count
+        case .transposedConvolution(let t): return t.weights.count
         case .fullyConnected(let f): return f.weights.count
         default: return 0
         }
     }
 
-    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's kernel, or a
-    /// connected layer's [out, C, H, W] over its input tensor (a vector input has H = W = 1). Nil for
-    /// layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
+    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's or transposed
+    /// convolution's kernel, or a connected layer's [out, C, H, W] over its input tensor (a vector input has
+    /// H = W = 1). Nil for layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
     static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
         switch layer.kind {
         case .convolution(let c):
             return [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
+        case .transposedConvolution(let t):
+            return [t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth]
         case .fullyConnected(let f):
             let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
             let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
@@ -187,6 +191,7 @@ public enum BlobWriter {
         let kindPrefix: String
         switch layer.kind {
         case .convolution: kindPrefix = "conv"
+        case .transposedConvolution: kindPrefix = "deconv"
         case .fullyConnected: kindPrefix = "fc"
         case .batchNorm, .channelAffine: kindPrefix = "affine"
         case .prelu: kindPrefix = "prelu"

@@ -45,6 +45,8 @@ final class LayerStream {
             case .convolution(let c):
                 guard c.batchNorm == nil else { throw Self.unfolded }
                 blobs = try weightAndBias(layer, weights: c.weights, bias: c.bias, outputs: c.outputChannels, prefix: prefix, key: firstKey)
+            case .transposedConvolution(let t):
+                blobs = try weightAndBias(layer, weights: t.weights, bias: t.bias, outputs: t.outputChannels, prefix: prefix, key: firstKey)
             case .fullyConnected(let f):
                 guard f.batchNorm == nil else { throw Self.unfolded }
                 blobs = try weightAndBias(layer, weights: f.weights, bias: f.bias, outputs: f.outputCount, prefix: prefix, key: firstKey)
@@ -98,7 +100,7 @@ final class LayerStream {
     private static let unfolded = FoldKitError(.usage, "the layer still has a batch norm: BlobWriter writes a folded network (FoldBatchNorm.apply)")
 
     /// The weights blob (queued on the sink as blob `key`) and the bias blob (zeros when the layer has none)
-    /// of a convolution or fully connected layer with `outputs` outputs.
+    /// of a convolution, transposed convolution or fully connected layer with `outputs` outputs.
     private func weightAndBias(
         _ layer: Layer, weights: WeightTensor, bias: WeightTensor?, outputs: Int, prefix: String, key: Int
     ) throws -> [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] {

@@ -12,6 +12,9 @@ import FoldKitCore
 /// - P is not a network output (its un-normalised values are asked for);
 /// - B normalises as many channels as P produces.
 ///
+/// A batch norm after any other layer stays a layer of its own (the fold pass turns it into a
+/// `ChannelAffine`); so does one after a transposed convolution, which has no batch norm to hold.
+///
 /// How the graph changes depends on what layer names are:
 /// - Keras (names are the model's layer names, indices only positions): B is removed; its consumers
 ///   and any network output on B read P, and the layers after B move up by one. P keeps its name;

@@ -38,6 +38,7 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
             let (weights, bias, outputsCount): ([Float]?, [Float]?, Int)
             switch layer.kind {
             case .convolution(let c): (weights, bias, outputsCount) = (try c.weights.floats(), try c.bias?.floats(), c.outputChannels)
+            case .transposedConvolution(let t): (weights, bias, outputsCount) = (try t.weights.floats(), try t.bias?.floats(), t.outputChannels)
             case .fullyConnected(let f): (weights, bias, outputsCount) = (try f.weights.floats(), try f.bias?.floats(), f.outputCount)
             default: (weights, bias, outputsCount) = (nil, nil, 0)
             }

@@ -15,8 +15,9 @@ import FoldKitCore
 ///     allowed(layer)     = atol + allowance(layer)
 ///
 /// with u the unit roundoff (float32 2^-24, float16 2^-11) and K the accumulation length (convolution
-/// Cin/groups x kh x kw, connected: inputs, average pools: window, softmax: elements summed, shortcuts and
-/// add, subtract and average merges: inputs, layer normalization: channels, otherwise 1).
+/// Cin/groups x kh x kw, transposed convolution Cin x ceil(kh/sy) x ceil(kw/sx), connected: inputs, average
+/// pools: window, softmax: elements summed, shortcuts and add, subtract and average merges: inputs, layer
+/// normalization: channels, otherwise 1).
 /// The floor covers the rounding a layer adds itself when the control happens to be nearly exact there; it
 /// does not grow along the graph: error carried in from earlier layers is what the control measures.
 ///
@@ -59,6 +60,10 @@ public enum ToleranceBudget {
     public static func accumulationLength(_ layer: Layer, network: Network) -> Int {
         switch layer.kind {
         case .convolution(let c): return c.accumulationLength
+        case .transposedConvolution(let t):
+            // An output position meets at most ceil(kh / sy) kernel rows and ceil(kw / sx) kernel columns.
+            let rows = (t.kernelHeight + t.strideY - 1) / max(t.strideY, 1), columns = (t.kernelWidth + t.strideX - 1) / max(t.strideX, 1)
+            return t.inputChannels * rows * columns
         case .fullyConnected(let f): return f.inputCount
         case .pooling(let p): return p.kind == .average ? p.kernelHeight * p.kernelWidth : 1
         case .globalAveragePool: return network.shape(of: layer.inputs.first ?? Network.inputIndex).planeSize
@@ -91,9 +96,10 @@ public enum ToleranceBudget {
     }
 
     /// For a layer whose output cannot grow its inputs' absolute error by more than `gain` <= 1 (in the max
-    /// norm), the gain and how the inputs combine; nil for every other layer (convolutions, connected,
-    /// batch norm, channel affine and layer normalization, products, multiply and divide merges, PReLU, activations with |f'| > 1
-    /// such as swish, mish, gelu, selu). Softmax's Jacobian diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
+    /// norm), the gain and how the inputs combine; nil for every other layer (convolutions and transposed
+    /// convolutions, connected, batch norm, channel affine and layer normalization, products, multiply and
+    /// divide merges, PReLU, activations with |f'| > 1 such as swish, mish, gelu, selu). Softmax's Jacobian
+    /// diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {
         switch layer.kind {
         case .activation(let a): return lipschitzBound(a).map { ($0, .largest) }
@@ -104,6 +110,7 @@ public enum ToleranceBudget {
         case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil
         case .sum(let s): return lipschitzBound(s.activation).map { ($0, .sum) }
         case .layerNormalization: return nil  // divides by the input's own spread: no bound
+        case .transposedConvolution: return nil
         case .merge(let m):
             switch m.operation {
             case .add, .subtract: return (1, .sum)

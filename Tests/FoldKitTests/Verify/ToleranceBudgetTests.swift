@@ -85,6 +85,47 @@ final class ToleranceBudgetTests: XCTestCase {
         XCTAssertNil(ToleranceBudget.lipschitzBound(.swish))
     }
 
+    /// input 4x3x3
+    /// 0 deconv 4->2 3x3 stride 2 (of input)   K = 4 * ceil(3/2) * ceil(3/2) = 16, carries nothing
+    /// 1 deconv 4->2 4x2 stride (1, 3)         K = 4 * 4 * 1 = 16
+    /// 2.. merges of the input and a layer norm of it, a channel window, bilinear upsampling by 2 (scale 1 and 2)
+    func testNewKindsLengthsAndGains() throws {
+        func deconv(_ kh: Int, _ kw: Int, _ sy: Int, _ sx: Int) -> LayerKind {
+            .transposedConvolution(
+                TransposedConvolution(
+                    weights: WeightTensor(shape: [2, 4, kh, kw], values: S.seeded(8 * kh * kw)), bias: nil, outputChannels: 2, inputChannels: 4,
+                    kernelHeight: kh, kernelWidth: kw, strideY: sy, strideX: sx, offsetY: 0, offsetX: 0, outputHeight: 5, outputWidth: 5,
+                    activation: .linear))
+        }
+        let net = try S.network(input: ActivationShape(channels: 4, height: 3, width: 3)) { b in
+            try b.append(kind: deconv(3, 3, 2, 2), inputs: [Network.inputIndex], source: S.source)
+            try b.append(kind: deconv(4, 2, 1, 3), inputs: [Network.inputIndex], source: S.source)
+            let norm = try b.append(
+                kind: .layerNormalization(LayerNormalization(gamma: nil, beta: nil, epsilon: 1e-3)), inputs: [Network.inputIndex], source: S.source)
+            for operation in MergeOperation.allCases {
+                let inputs = operation == .subtract || operation == .divide ? [Network.inputIndex, norm] : [Network.inputIndex, norm, norm]
+                try b.append(kind: .merge(ElementwiseMerge(operation)), inputs: inputs, source: S.source)
+            }
+            try b.append(kind: .channelRange(ChannelRange(offset: -1, channels: 3)), inputs: [Network.inputIndex], source: S.source)
+            try b.append(
+                kind: .upsample(Upsample(strideY: 2, strideX: 2, interpolation: .bilinear)), inputs: [Network.inputIndex], source: S.source)
+            try b.append(
+                kind: .upsample(Upsample(strideY: 2, strideX: 2, scale: 2, interpolation: .bilinear)), inputs: [Network.inputIndex],
+                source: S.source)
+        }
+        // deconvs, layer norm (4 channels), add (3 inputs), subtract (2), multiply, divide, average (3),
+        // maximum, minimum, channel window, upsamplings.
+        XCTAssertEqual(
+            net.layers.map { ToleranceBudget.accumulationLength($0, network: net) }, [16, 16, 4, 3, 2, 1, 1, 3, 1, 1, 1, 1, 1])
+        let gains = net.layers.map { ToleranceBudget.carryGain($0).map { "\($0.gain) \($0.combination)" } ?? "none" }
+        XCTAssertEqual(
+            gains,
+            [
+                "none", "none", "none", "1.0 sum", "1.0 sum", "none", "none", "1.0 largest", "1.0 largest", "1.0 largest", "1.0 largest",
+                "1.0 largest", "none",
+            ])
+    }
+
     func testControlFactors() {
         XCTAssertEqual(ToleranceBudget.controlFactor(.float32), 8)
         XCTAssertEqual(ToleranceBudget.controlFactor(.float16Storage), 16)

@@ -128,6 +128,8 @@ public final class Executor<Scalar: ExecutorScalar> {
             return .passThrough
         case .convolution(let c):
             kernel = try ConvolutionKernel<Scalar>(c, input: first, output: output, layer: layer, options: options)
+        case .transposedConvolution(let t):
+            kernel = try TransposedConvolutionKernel<Scalar>(t, input: first, output: output, layer: layer, options: options)
         case .fullyConnected(let f):
             kernel = try FullyConnectedKernel<Scalar>(f, layer: layer, options: options)
         case .pooling(let p):

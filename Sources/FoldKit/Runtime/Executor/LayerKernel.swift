@@ -33,6 +33,7 @@ func scalarParameters<Scalar: ExecutorScalar>(
         switch (role, layer.kind) {
         case (.weights, .convolution): name = "convolution weights"
         case (.weights, .fullyConnected): name = "connected weights"
+        case (.weights, .transposedConvolution): name = "transposed convolution weights"
         case (.gamma, .layerNormalization): name = "layer-norm gamma"
         case (.beta, .layerNormalization): name = "layer-norm beta"
         default: name = role.readableName

@@ -1,4 +1,5 @@
 import FoldKitTestSupport
+import Foundation
 import XCTest
 
 @testable import FoldKit
@@ -139,6 +140,55 @@ final class ControlToleranceTests: XCTestCase {
         XCTAssertTrue(causes.contains { $0.kind == .activationOverflow && $0.channels == [0] }, "\(causes)")
         XCTAssertTrue(report.text().contains("cause: float16 range hazard"), report.text())
         XCTAssertNotEqual(causes.first?.kind, .weightSubnormal, "values past 65504 are named first")
+    }
+
+    /// A network of the newer kinds after a convolution with a batch norm: a transposed convolution ('same')
+    /// followed by a batch norm that stays a layer, layer normalization, channel windows, merges with
+    /// per-channel broadcast and bilinear upsampling. The fold is exact in float32 and with float16
+    /// storage, and the folded network rebuilt from its blobs passes too.
+    func testNetworkOfTheNewerKindsPasses() throws {
+        let network = try S.network(input: shape) { b in
+            let conv = try b.append(
+                kind: convolution(3, 8, scale: 1, seed: 3, activation: .leaky(slope: 0.1)), inputs: [Network.inputIndex], source: S.source)
+            let deconv = try b.append(
+                kind: .transposedConvolution(
+                    TransposedConvolution(
+                        weights: WeightTensor(shape: [4, 8, 3, 3], values: S.seeded(4 * 8 * 9, seed: 4).map { 0.3 * $0 }),
+                        bias: S.tensor(S.seeded(4, seed: 5)), outputChannels: 4, inputChannels: 8, kernelHeight: 3, kernelWidth: 3,
+                        strideY: 2, strideX: 2, offsetY: 0, offsetX: 0, outputHeight: 18, outputWidth: 16, activation: .relu)),
+                inputs: [conv], source: S.source)
+            let bn = try b.append(kind: .batchNorm(batchNorm(4, seed: 6)), inputs: [deconv], source: S.source)
+            let norm = try b.append(
+                kind: .layerNormalization(
+                    LayerNormalization(gamma: S.tensor([1, 0.5, 2, -1]), beta: S.tensor([0, 0.25, -0.5, 1]), epsilon: 1e-3)),
+                inputs: [bn], source: S.source)
+            let padded = try b.append(kind: .channelRange(ChannelRange(offset: -1, channels: 6)), inputs: [norm], source: S.source)
+            let sliced = try b.append(kind: .channelRange(ChannelRange(offset: 1, channels: 4)), inputs: [padded], source: S.source)
+            let pooled = try b.append(kind: .globalAveragePool, inputs: [bn], source: S.source)
+            let scaled = try b.append(kind: .merge(ElementwiseMerge(.multiply)), inputs: [sliced, pooled], source: S.source)
+            let added = try b.append(kind: .merge(ElementwiseMerge(.add)), inputs: [scaled, bn, norm], source: S.source)
+            let averaged = try b.append(kind: .merge(ElementwiseMerge(.average)), inputs: [added, pooled], source: S.source)
+            let largest = try b.append(kind: .merge(ElementwiseMerge(.maximum)), inputs: [averaged, norm], source: S.source)
+            let difference = try b.append(kind: .merge(ElementwiseMerge(.subtract)), inputs: [largest, bn], source: S.source)
+            try b.append(kind: .upsample(Upsample(strideY: 2, strideX: 2, interpolation: .bilinear)), inputs: [difference], source: S.source)
+        }
+        let folded = try FoldBatchNorm.apply(to: network)
+        guard case .channelAffine = folded.layers[2].kind else { return XCTFail("the batch norm after the deconv should stay a layer") }
+        for float16 in [false, true] {
+            let report = try Verifier.verify(original: network, folded: folded, input: input, options: .init(float16: float16))
+            XCTAssertTrue(report.passed, report.text())
+        }
+        let directory = try TestData.temporaryDirectory()
+        let source = directory.appendingPathComponent("model.cfg")
+        try Data("[net]\n".utf8).write(to: source)
+        var onDisk = network
+        onDisk.sourceFiles = [source.path]
+        let blobs = directory.appendingPathComponent("blobs")
+        try BlobWriter.write(network: onDisk, to: blobs, options: .init(layout: .sliced))
+        let read = try BlobReader.read(folder: blobs, model: onDisk)
+        XCTAssertEqual(read.problems, [])
+        let report = try Verifier.verify(original: onDisk, folded: try XCTUnwrap(read.network), input: input, options: .init())
+        XCTAssertTrue(report.passed, report.text())
     }
 
     func testLipschitzClassification() {

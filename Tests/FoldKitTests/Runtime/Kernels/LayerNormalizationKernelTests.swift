@@ -61,6 +61,8 @@ final class LayerNormalizationKernelTests: XCTestCase {
         }
         S.assertClose(try S.runDouble(network, input: input), expected, tolerance: 1e-13)
         S.assertClose(try S.runFloat(network, input: input), expected, tolerance: 2e-6)
+        // Parameters read and the scratch allocated while the layer runs.
+        S.assertClose(try S.runDouble(network, input: input, options: ExecutorOptions(streamParameters: true)), expected, tolerance: 1e-13)
     }
 
     /// gamma and beta read from a file at init; one value short is an error naming the layer-norm tensor.

@@ -62,6 +62,10 @@ final class TransposedConvolutionKernelTests: XCTestCase {
         let expected = try Self.reference(input, shape, t)
         S.assertClose(try S.runDouble(network, input: input, file: file, line: line), expected, tolerance: 1e-12, file: file, line: line)
         S.assertClose(try S.runFloat(network, input: input, file: file, line: line), expected, tolerance: 1e-5, file: file, line: line)
+        // Parameters read and the column matrix allocated while the layer runs.
+        let streamed = ExecutorOptions(streamParameters: true)
+        S.assertClose(
+            try S.runDouble(network, input: input, options: streamed, file: file, line: line), expected, tolerance: 1e-12, file: file, line: line)
     }
 
     /// in [[1, 2], [3, 4]], W [[1, 10], [100, 1000]]: stride 1 overlaps the stamps (3 x 3), stride 2 tiles

@@ -4,26 +4,32 @@ import FoldKitCore
 ///
 /// - Keras 1/2 (tf.keras): `[[name, node, tensor, {kwargs}], ...]`. One entry is the call's single
 ///   argument; several entries are the elements of its one list argument (Add, Concatenate, `tf.concat`).
-///   tf.keras operator layers (`TFOpLambda`) write a constant first operand as `["_CONSTANT_VALUE", -1,
-///   value]` and their other arguments in the first entry's kwargs, tensors there as `[name, node, tensor]`.
+///   tf.keras operator layers (`TFOpLambda`) write a node with one argument as the bare entry
+///   `[name, node, tensor, {kwargs}]`, a constant first operand as `["_CONSTANT_VALUE", -1, value, {kwargs}]`,
+///   and their other arguments in the first entry's kwargs, tensors there as `[name, node, tensor]`.
 /// - Keras 3: `{"args": [...], "kwargs": {...}}`, tensors as `__keras_tensor__` objects, alone or in lists.
 struct KerasLayerCall {
     /// Every tensor the call reads, positional arguments first, then keyword arguments by name.
     var inputs: [KerasTensorReference] = []
     var positional: [KerasOperand] = []
     var keywords: [String: KerasOperand] = [:]
+    /// Written in Keras 3's dict form.
+    var isKeras3 = false
 
     static let constantMarker = "_CONSTANT_VALUE"
 
     static func parse(_ node: KerasJSON, file: String, layer: String) throws -> KerasLayerCall {
         var call = KerasLayerCall()
         if let args = node["args"] {
+            call.isKeras3 = true
             for arg in args.array ?? [args] { call.positional.append(call.operand(arg)) }
             for (key, value) in (node["kwargs"]?.object ?? [:]).sorted(by: { $0.key < $1.key }) { call.keywords[key] = call.operand(value) }
             if call.inputs.isEmpty { throw FoldKitError(.badInput, "inbound node has no keras tensors", file: file, layer: layer) }
             return call
         }
-        guard let items = node.array, !items.isEmpty else {
+        // TFOpLambda writes its one node as a bare entry `[name, node, tensor, {kwargs}]`.
+        let entries = node.array?.first?.string != nil ? KerasJSON.array([node]) : node
+        guard let items = entries.array, !items.isEmpty else {
             throw FoldKitError(.badInput, "inbound node is neither a non-empty list nor a dict", file: file, layer: layer)
         }
         var elements: [Int] = []

@@ -17,7 +17,7 @@ enum KerasLayerSupport {
         "MaxPool2D", "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPooling2D",
         "GlobalMaxPool2D", "ZeroPadding2D", "Cropping2D", "UpSampling2D", "Flatten", "Reshape", "Lambda", "Concatenate", "Add",
         "Multiply", "Merge", "Rescaling", "Normalization", "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation",
-        "RandomBrightness",
+        "RandomBrightness", "Subtract", "Average", "Maximum", "Minimum", "LayerNormalization", "Conv2DTranspose", "Convolution2DTranspose",
     ]
 
     /// One unsupported kind of layer: its class (with the function of an operator layer, the module of a
@@ -64,11 +64,14 @@ enum KerasLayerSupport {
             if KerasModelGraph.modelClasses.contains(className) {
                 collect(entry, path: qualified + "/", into: &findings)
                 continue
-            } else if className == "TFOpLambda" || className == "SlicingOpLambda" {
-                kind = "\(className) \(entry["config"]?["function"]?.string ?? "?")"
-            } else if translatedClasses.contains(className) {
-                continue
-            } else {
+            }
+            let call = entry["inbound_nodes"]?.array?.first.flatMap { try? KerasLayerCall.parse($0, file: "", layer: "") }
+            switch KerasOperation.recognise(className: className, module: entry["module"]?.string, config: entry["config"], call: call) {
+            case .operation: continue
+            case .unsupported(let operation): kind = operation
+            case .notAnOperation:
+                if translatedClasses.contains(className) { continue }
+                if KerasApplicationLayers.isKerasOwn(className: className, module: entry["module"]?.string) { continue }
                 kind = entry["module"]?.string.map { "\(className) from module '\($0)'" } ?? className
             }
             if let index = findings.firstIndex(where: { $0.kind == kind }) {

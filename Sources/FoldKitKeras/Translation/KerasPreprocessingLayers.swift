@@ -10,7 +10,7 @@ enum KerasPreprocessingLayers {
         let channels = context.shape(of: input).channels
         let scale = try perChannel(layer, "scale", default: 1, channels: channels, context)
         let offset = try perChannel(layer, "offset", default: 0, channels: channels, context)
-        try emitAffine(layer, scale: scale, shift: offset, input: input, &context)
+        try context.emitAffine(layer, scale: scale, shift: offset, input: input)
     }
 
     /// Normalization (keras/src/layers/preprocessing/normalization.py) at inference:
@@ -36,7 +36,7 @@ enum KerasPreprocessingLayers {
         let invert = layer.config["invert"]?.bool ?? false
         let scale = variance.map { invert ? $0.squareRoot() : 1 / max($0.squareRoot(), epsilon) }
         let shift = invert ? mean : zip(mean, scale).map { -$0 * $1 }
-        try emitAffine(layer, scale: scale, shift: shift, input: input, &context)
+        try context.emitAffine(layer, scale: scale, shift: shift, input: input)
     }
 
     /// `key` of the layer's config as one value per channel: a number (for every channel) or a list of 1 or
@@ -52,14 +52,5 @@ enum KerasPreprocessingLayers {
                 .unsupported, layer, "'\(key)' is not a number or one per channel", expected: "1 or \(channels) numbers", found: "\(value)")
         }
         return numbers.count == 1 ? [Double](repeating: numbers[0], count: channels) : numbers
-    }
-
-    private static func emitAffine(
-        _ layer: KerasLayerDescription, scale: [Double], shift: [Double], input: Int, _ context: inout KerasTranslationContext
-    ) throws {
-        let affine = ChannelAffine(
-            scale: WeightTensor(shape: [scale.count], values: scale.map { Float($0) }),
-            shift: WeightTensor(shape: [shift.count], values: shift.map { Float($0) }))
-        try context.emit(layer, .channelAffine(affine), [input])
     }
 }

@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// Layers that move or pass elements without arithmetic: dropout-like no-ops, Flatten, Reshape,
-/// ZeroPadding2D, Cropping2D, UpSampling2D (nearest) and YAD2K's space_to_depth_x2 Lambda.
+/// ZeroPadding2D, Cropping2D, UpSampling2D and YAD2K's space_to_depth_x2 Lambda.
 enum KerasShapeLayers {
     /// Dropout, noise and regularisation layers: identities at inference.
     static func inferenceIdentity(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
@@ -16,8 +16,13 @@ enum KerasShapeLayers {
     }
 
     static func reshape(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
-        let shape = context.shape(of: input)
         guard let raw = layer.config["target_shape"]?.array else { throw context.error(.badInput, layer, "Reshape has no target_shape") }
+        try reshape(layer, target: raw, input: input, &context)
+    }
+
+    /// Reshape to `raw` (the target without the batch axis; one entry may be -1 or null).
+    static func reshape(_ layer: KerasLayerDescription, target raw: [KerasJSON], input: Int, _ context: inout KerasTranslationContext) throws {
+        let shape = context.shape(of: input)
         var dims = raw.map { $0.int ?? -1 }
         let known = dims.filter { $0 != -1 }.reduce(1, *)
         if let unknown = dims.firstIndex(of: -1) {
@@ -53,13 +58,18 @@ enum KerasShapeLayers {
         try context.emit(layer, .crop(try context.config(layer).edges("cropping", default: 0)), [input])
     }
 
+    /// UpSampling2D: 'nearest' repeats, 'bilinear' interpolates as tf.image.resize does (half-pixel centres).
     static func upsampling(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
         let values = context.config(layer)
-        if let mode = values["interpolation"]?.string, mode != "nearest" {
-            throw values.error(.unsupported, "only nearest-neighbour upsampling is supported", expected: "nearest", found: mode)
+        let interpolation: Upsample.Interpolation
+        switch values["interpolation"]?.string ?? "nearest" {
+        case "nearest": interpolation = .nearest
+        case "bilinear": interpolation = .bilinear
+        case let mode:
+            throw values.error(.unsupported, "upsampling interpolation '\(mode)' is not supported", expected: "nearest or bilinear", found: mode)
         }
         let (sy, sx) = try values.pair("size", default: (2, 2))
-        try context.emit(layer, .upsample(Upsample(strideY: sy, strideX: sx)), [input])
+        try context.emit(layer, .upsample(Upsample(strideY: sy, strideX: sx, interpolation: interpolation)), [input])
     }
 
     static func lambda(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {

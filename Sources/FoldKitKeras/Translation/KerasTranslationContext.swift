@@ -70,6 +70,14 @@ struct KerasTranslationContext {
         }
     }
 
+    /// A per-channel affine y = scale * x + shift (values rounded once to float32) under the layer's name.
+    mutating func emitAffine(_ layer: KerasLayerDescription, scale: [Double], shift: [Double], input: Int) throws {
+        let affine = ChannelAffine(
+            scale: WeightTensor(shape: [scale.count], values: scale.map { Float($0) }),
+            shift: WeightTensor(shape: [shift.count], values: shift.map { Float($0) }))
+        try emit(layer, .channelAffine(affine), [input])
+    }
+
     /// The shared tail of Conv2D, SeparableConv2D, DepthwiseConv2D and Dense: the layer with its own
     /// activation, or, for softmax, a linear `<name>_preact` followed by a softmax under the layer's name.
     /// (A following BatchNormalization stays its own layer; `BatchNormAttachment` decides whether it folds.)

@@ -69,6 +69,11 @@ struct KerasGraphTranslator {
             }
             return first
         }
+        switch KerasOperation.recognise(layer) {
+        case .operation(let operation): return try KerasOperatorLayers.translate(operation, layer, inputs: inputs, &context)
+        case .unsupported(let what): throw context.error(.unsupported, layer, "\(what) is not supported")
+        case .notAnOperation: break
+        }
         switch layer.className {
         case "InputLayer":
             throw context.error(.unsupported, layer, "only models with exactly one input are supported")
@@ -102,6 +107,14 @@ struct KerasGraphTranslator {
         case "Add": try KerasMergeLayers.add(layer, inputs: inputs, &context)
         case "Multiply": try KerasMergeLayers.multiply(layer, inputs: inputs, &context)
         case "Merge": try KerasMergeLayers.keras1Merge(layer, inputs: inputs, &context)
+        case "Subtract": try KerasMergeLayers.merge(layer, .subtract, inputs: inputs, &context)
+        case "Average": try KerasMergeLayers.merge(layer, .average, inputs: inputs, &context)
+        case "Maximum": try KerasMergeLayers.merge(layer, .maximum, inputs: inputs, &context)
+        case "Minimum": try KerasMergeLayers.merge(layer, .minimum, inputs: inputs, &context)
+        case "LayerNormalization": try KerasNormalizationLayers.layerNormalization(layer, input: single(), &context)
+        case "Conv2DTranspose", "Convolution2DTranspose": try KerasConvolutionLayers.transposed(layer, input: single(), &context)
+        case let name where KerasApplicationLayers.isKerasOwn(className: name, module: layer.module):
+            try KerasApplicationLayers.translate(layer, inputs: inputs, &context)
         default:
             let module = layer.module.map { " from module '\($0)'" } ?? ""
             throw context.error(.unsupported, layer, "layer class '\(layer.className)'\(module) is not supported (custom or unknown layer)")

@@ -1,6 +1,7 @@
 import FoldKitCore
 
-/// Concatenate (over the channel axis only), Add, Multiply, and Keras 1 Merge (modes sum, mul, concat).
+/// Concatenate (over the channel axis only), Add, Multiply, Subtract, Average, Maximum, Minimum, and
+/// Keras 1 Merge (modes sum, mul, concat, ave, max).
 enum KerasMergeLayers {
     static func concatenate(_ layer: KerasLayerDescription, inputs: [Int], axisValue: KerasJSON?, _ context: inout KerasTranslationContext) throws {
         guard inputs.count >= 1 else { throw context.error(.badInput, layer, "Concatenate has no inputs") }
@@ -26,13 +27,27 @@ enum KerasMergeLayers {
         try context.emit(layer, .product, inputs)
     }
 
+    /// Subtract (two inputs: a - b), Average, Maximum and Minimum (two or more) as an element-wise merge.
+    static func merge(_ layer: KerasLayerDescription, _ operation: MergeOperation, inputs: [Int], _ context: inout KerasTranslationContext) throws {
+        let range = operation == .subtract ? 2...2 : 2...Int.max
+        guard range.contains(inputs.count) else {
+            throw context.error(
+                .badInput, layer, "\(layer.className) takes \(operation == .subtract ? "two inputs" : "two or more inputs")", found: "\(inputs.count)"
+            )
+        }
+        try context.emit(layer, .merge(ElementwiseMerge(operation)), inputs)
+    }
+
     static func keras1Merge(_ layer: KerasLayerDescription, inputs: [Int], _ context: inout KerasTranslationContext) throws {
         switch layer.config["mode"]?.string ?? "sum" {
         case "sum": try add(layer, inputs: inputs, &context)
         case "mul": try multiply(layer, inputs: inputs, &context)
         case "concat": try concatenate(layer, inputs: inputs, axisValue: layer.config["concat_axis"], &context)
+        case "ave": try merge(layer, .average, inputs: inputs, &context)
+        case "max": try merge(layer, .maximum, inputs: inputs, &context)
         case let mode:
-            throw context.error(.unsupported, layer, "Keras 1 Merge mode '\(mode)' is not supported", expected: "sum, mul or concat", found: mode)
+            throw context.error(
+                .unsupported, layer, "Keras 1 Merge mode '\(mode)' is not supported", expected: "sum, mul, concat, ave or max", found: mode)
         }
     }
 }

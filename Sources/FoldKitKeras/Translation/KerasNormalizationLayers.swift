@@ -1,7 +1,8 @@
 import FoldKitCore
 
-/// BatchNormalization, always read as its own `.batchNorm` layer; whether it folds into the layer
-/// before it is decided for every format by `BatchNormAttachment` (FoldKit's Passes).
+/// BatchNormalization, always read as its own `.batchNorm` layer (whether it folds into the layer
+/// before it is decided for every format by `BatchNormAttachment`, FoldKit's Passes), and
+/// LayerNormalization over the channel axis (never folded: its scale depends on the input).
 enum KerasNormalizationLayers {
     /// Keras BatchNormalization at inference: y = gamma * (x - mean) / sqrt(variance + epsilon) + beta
     /// with the layer's own epsilon (default 1e-3). Weights in stored order: gamma (if scale), beta
@@ -32,5 +33,29 @@ enum KerasNormalizationLayers {
             gamma: tensors["gamma"], beta: tensors["beta"], mean: mean, variance: variance,
             convention: EpsilonConvention(epsilon: config.epsilon, placement: .insideSqrt))
         try context.emit(layer, .batchNorm(bn), [input])
+    }
+
+    /// LayerNormalization (keras/src/layers/normalization/layer_normalization.py) over the channel axis:
+    /// at each position, y = (x - mean) / sqrt(variance + epsilon) * gamma + beta with the mean and the
+    /// biased variance over the channels. Weights in stored order: gamma (if scale), beta (if center).
+    /// Keras 3's `rms_scaling` and normalisation over other or several axes are refused.
+    static func layerNormalization(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {
+        let values = context.config(layer)
+        let shape = context.shape(of: input)
+        let channels = shape.channels
+        if values["rms_scaling"]?.bool == true {
+            throw values.error(.unsupported, "LayerNormalization with rms_scaling is not supported", expected: "rms_scaling false")
+        }
+        let probe = context.isVector(shape) ? ActivationShape.vector(channels) : ActivationShape(channels: channels, height: 2, width: 2)
+        try context.checkChannelAxis(layer, axisValue: values["axis"], default: -1, shape: probe, what: "layer normalization axis")
+        let scale = values["scale"]?.bool ?? true
+        let center = values["center"]?.bool ?? true
+        let roles = (scale ? ["gamma"] : []) + (center ? ["beta"] : [])
+        let arrays = roles.isEmpty ? [] : try context.weightArrays(layer, expected: roles.count, roles: roles.joined(separator: ", "))
+        var tensors: [String: WeightTensor] = [:]
+        for (role, array) in zip(roles, arrays) { tensors[role] = try context.vector(layer, array, channels) }
+        let epsilon = values["epsilon"]?.double ?? 1e-3
+        try context.emit(
+            layer, .layerNormalization(LayerNormalization(gamma: tensors["gamma"], beta: tensors["beta"], epsilon: epsilon)), [input])
     }
 }

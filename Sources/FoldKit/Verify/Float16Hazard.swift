@@ -4,8 +4,9 @@ import FoldKitCore
 ///
 /// float16 holds magnitudes up to 65504; below 6.1e-5 (2^-14) values are subnormal and keep fewer
 /// significant bits, below 6.0e-8 (2^-24) they round to zero. Reported per layer and output channel:
-/// folded weights or biases beyond the range or in the subnormal range, and (given layer outputs)
-/// activations that overflow.
+/// folded weights or biases (convolutions, transposed convolutions, connected layers; the scale and
+/// shift of a per-channel affine and of a layer normalization) beyond the range or in the subnormal
+/// range, and (given layer outputs) activations that overflow.
 public struct Float16Hazard: Codable, Equatable, Sendable {
     /// What goes out of float16's range (the raw value is the sentence).
     public enum Kind: String, Codable, Sendable {
@@ -40,6 +41,10 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
             case .convolution(let c): (weights, bias, outputsCount) = (try c.weights.floats(), try c.bias?.floats(), c.outputChannels)
             case .transposedConvolution(let t): (weights, bias, outputsCount) = (try t.weights.floats(), try t.bias?.floats(), t.outputChannels)
             case .fullyConnected(let f): (weights, bias, outputsCount) = (try f.weights.floats(), try f.bias?.floats(), f.outputCount)
+            // Per-channel scales count as weights and shifts as biases: an engine stores them in float16 too.
+            case .channelAffine(let a): (weights, bias, outputsCount) = (try a.scale.floats(), try a.shift.floats(), a.scale.count)
+            case .layerNormalization(let n):
+                (weights, bias, outputsCount) = (try n.gamma?.floats(), try n.beta?.floats(), n.gamma?.count ?? 0)
             default: (weights, bias, outputsCount) = (nil, nil, 0)
             }
             if let weights, outputsCount > 0 {

@@ -21,6 +21,26 @@ final class Float16HazardTests: XCTestCase {
         XCTAssertEqual(hazards.first { $0.kind == .activationOverflow }?.channels, [1])
     }
 
+    /// The per-channel scale and shift of an affine (Rescaling, LayerScale, a standalone batch norm after
+    /// folding) and a layer normalization's gamma and beta are stored in float16 too.
+    func testNamesPerChannelScalesAndShifts() throws {
+        var builder = NetworkBuilder(inputShape: ActivationShape(channels: 2, height: 1, width: 1))
+        let affine = ChannelAffine(scale: WeightTensor(shape: [2], values: [1e5, 1]), shift: WeightTensor(shape: [2], values: [0, 2e-7]))
+        let norm = LayerNormalization(
+            gamma: WeightTensor(shape: [2], values: [1, 1e-6]), beta: WeightTensor(shape: [2], values: [-7e4, 0]), epsilon: 1e-3)
+        let source = LayerSource(file: "t", section: "test")
+        try builder.append(kind: .channelAffine(affine), inputs: [Network.inputIndex], source: source)
+        try builder.append(kind: .layerNormalization(norm), inputs: [0], source: source)
+        let network = Network(
+            format: .keras, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsLast, layers: builder.layers, outputs: [],
+            epsilonConvention: .darknet)
+        let hazards = try Float16Hazard.scan(folded: network)
+        XCTAssertEqual(hazards.filter { $0.layer == 0 }.map(\.kind), [.weightOverflow])
+        XCTAssertEqual(hazards.first { $0.layer == 0 }?.channels, [0])
+        XCTAssertEqual(hazards.filter { $0.layer == 1 }.map(\.kind), [.weightSubnormal, .biasOverflow])
+        XCTAssertEqual(hazards.filter { $0.layer == 1 }.map(\.channels), [[1], [0]])
+    }
+
     /// MobileNetV2-YOLOv3-Nano has batch-norm variances of 5.6e-45; with the epsilon outside the square
     /// root and set to 0, the folded depthwise weights of layer 1 explode past float16's range.
     func testRealModelWithDenormalVarianceOverflows() throws {

@@ -5,7 +5,7 @@ written as people write them - each saved as Keras 3 `.h5`, Keras 3 `.keras` and
 through `foldkit fixtures --input` and compared with Keras's own prediction, then `foldkit verify`
 in float32 and with --fp16. Writes a markdown table, one row per file.
 
-  python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR] [--tmp DIR] [--out TABLE.md]
+  python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR[,SUBSTR...]] [--tmp DIR] [--out TABLE.md]
                                      [--foldkit PATH] [--timeout SECONDS] [--keep]
 
 Why the choices:
@@ -554,7 +554,8 @@ def main():
     parser.add_argument("--tmp", default="/tmp/foldkit-keras-family")
     parser.add_argument("--out", default="keras-family-table.md")
     parser.add_argument("--foldkit", default=os.path.join(ROOT, ".build/release/foldkit"))
-    parser.add_argument("--only", default="", help="only networks whose name contains this (case-insensitive)")
+    parser.add_argument("--only", default="", help="only networks whose name contains one of these comma-separated "
+                        "strings (case-insensitive); 'tl_' selects the patterns")
     parser.add_argument("--quick", action="store_true", help="one network per family, the main patterns")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per foldkit run")
     parser.add_argument("--seed", type=int, default=21)
@@ -563,7 +564,8 @@ def main():
     os.makedirs(args.tmp, exist_ok=True)
     rows = []
     for name, preprocessing, rescaled, builder in jobs(args.quick, args.only.lower()):
-        if args.only.lower() not in name.lower():
+        wanted = [part for part in args.only.lower().split(",") if part]
+        if wanted and not any(part in name.lower() for part in wanted):
             continue
         stem = name + {True: "_pre", False: "_nopre", None: ""}[preprocessing]
         seed = args.seed * 100003 + zlib.crc32(stem.encode())

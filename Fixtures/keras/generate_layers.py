@@ -296,6 +296,21 @@ def merges(K):
                          L.Maximum(name="maximum")(b), L.Minimum(name="minimum")([b[0], b[2]])], name="merges")
 
 
+def concat_outer(K):
+    """Concatenate on the outermost axis after the batch: anchor heads reshaped to (-1, 2) and joined on
+    axis 1 (BlazeFace's scores and boxes), with a sigmoid between; and two maps of different heights
+    joined on axis 1 (H)."""
+    L = K.layers
+    inp = L.Input(shape=(4, 4, 3), name="image")
+    a = L.Reshape((-1, 2), name="head_a_r")(L.Conv2D(4, 1, name="head_a")(inp))
+    b = L.Reshape((-1, 2), name="head_b_r")(L.Conv2D(2, 3, strides=2, padding="same", name="head_b")(inp))
+    anchors = L.Concatenate(axis=1, name="anchors")([L.Activation("sigmoid", name="a_sig")(a), b])
+    top = L.Conv2D(2, 1, name="top")(inp)
+    bottom = L.Cropping2D(((1, 0), (0, 0)), name="crop")(L.Conv2D(2, 3, padding="same", name="bottom")(inp))
+    rows = L.Concatenate(axis=1, name="rows")([top, bottom])
+    return K.Model(inp, [anchors, rows], name="concat_outer")
+
+
 # name -> (builder, input range (low, high))
 MODELS = {
     "nested_functional": (nested_functional, (-1, 1)),
@@ -328,6 +343,7 @@ MODELS = {
     "conv_transpose_valid": (conv_transpose("valid"), (-1, 1)),
     "upsampling_bilinear": (upsampling_bilinear, (-1, 1)),
     "merges": (merges, (-1, 1)),
+    "concat_outer": (concat_outer, (-1, 1)),
 }
 
 

@@ -47,7 +47,8 @@ enum KerasShapeLayers {
                 .unsupported, layer, "Reshape target of rank \(dims.count) in a \(channelsFirst ? "channels-first" : "channels-last") model",
                 found: "\(dims)")
         }
-        try context.emit(layer, .reshape(Reshape(target: target, order: context.order)), [input])
+        let index = try context.emit(layer, .reshape(Reshape(target: target, order: context.order)), [input])
+        if dims.count == 2 && !channelsFirst { context.setKerasRank(3, of: index) }
     }
 
     static func zeroPadding(_ layer: KerasLayerDescription, input: Int, _ context: inout KerasTranslationContext) throws {

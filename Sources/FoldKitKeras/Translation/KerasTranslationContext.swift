@@ -18,6 +18,9 @@ struct KerasTranslationContext {
     private(set) var weightLayersUsed: Set<String> = []
     /// The epsilon of the first batch norm read (the network's recorded convention).
     var firstEpsilon: Double?
+    /// Keras ranks (batch included) of outputs that are not what their FoldKit shape suggests: a
+    /// Reshape to (a, b) is rank 3, held as b x 1 x a. Others are rank 2 (vectors) or 4.
+    private var kerasRanks: [Int: Int] = [:]
 
     init(
         descriptionFile: String, store: KerasWeightStore, inputName: String, inputShape: ActivationShape,
@@ -55,8 +58,16 @@ struct KerasTranslationContext {
         let index = try builder.append(
             name: layer.name, kind: kind, inputs: inputs, source: LayerSource(file: descriptionFile, section: layer.className))
         produced[layer.name] = index
+        // A layer that keeps its input's shape (an activation, an affine) keeps its Keras rank.
+        if let first = inputs.first, let rank = kerasRanks[first], shape(of: index) == shape(of: first) { kerasRanks[index] = rank }
         return index
     }
+
+    /// The Keras rank (batch included) of the output of FoldKit layer `index`: 2 for vectors, 3 after a
+    /// Reshape to (a, b), else 4.
+    func kerasRank(of index: Int) -> Int { kerasRanks[index] ?? (isVector(shape(of: index)) ? 2 : 4) }
+
+    mutating func setKerasRank(_ rank: Int, of index: Int) { kerasRanks[index] = rank }
 
     /// Appends a helper layer that no Keras name resolves to (`<name>_depthwise`, `<name>_preact`).
     mutating func emitInternal(name: String, of layer: KerasLayerDescription, _ kind: LayerKind, _ inputs: [Int]) throws -> Int {

@@ -63,9 +63,14 @@ public enum DarknetReader {
         var builder = NetworkBuilder(inputShape: inputShape)
         for section in cfg.sections.dropFirst() {
             let index = builder.layers.count
-            let context = SectionContext(section: section, index: index, builder: builder, cursor: cursor, options: options)
             let start = cursor.offset
-            let built = try buildLayer(context)
+            let built: BuiltLayer
+            do {
+                // The context holds a copy of the builder: it must be gone before `append`, or appending copies
+                // every layer built so far (parsing would be quadratic in the number of sections).
+                let context = SectionContext(section: section, index: index, builder: builder, cursor: cursor, options: options)
+                built = try buildLayer(context)
+            }
             let end = cursor.offset
             let source = LayerSource(
                 file: cfg.path, section: section.header, line: section.line,

@@ -102,11 +102,13 @@ final class KerasArchive {
         return data
     }
 
-    /// Extracts `entry` into `consume`, stopping as soon as more bytes come out than its header declared.
+    /// Extracts `entry` into `consume`, stopping as soon as more bytes come out than its header declared,
+    /// and checks the CRC-32 of what came out against the one the archive records for the entry.
     private static func extract(_ entry: Entry, from archive: Archive, path: String, _ consume: (Data) throws -> Void) throws {
         var produced: UInt64 = 0
+        let computed: CRC32
         do {
-            _ = try archive.extract(
+            computed = try archive.extract(
                 entry,
                 consumer: { chunk in
                     produced += UInt64(chunk.count)
@@ -121,6 +123,11 @@ final class KerasArchive {
             throw error
         } catch {
             throw FoldKitError(.badInput, "cannot extract '\(entry.path)': \(error)", file: path)
+        }
+        guard computed == entry.checksum else {
+            throw FoldKitError(
+                .badInput, "entry '\(entry.path)' fails its CRC-32 check: the archive is damaged", file: path,
+                expected: String(format: "CRC-32 %08x", entry.checksum), found: String(format: "%08x", computed))
         }
     }
 

@@ -291,6 +291,24 @@ def write_keras():
     case("HDF5: kernel declares 256 MiB and stores none", "convert",
          [write_h5("unwritten.h5", config, small_weights(), unwritten_small)], ["unwritten.h5", "fc1", "kernel:0", "expected"])
 
+    # Hostile storage: values read from another file would land in a blob.
+    with open(path("keras", "outside.bin"), "wb") as f:
+        f.write(np.arange(54, dtype="<f4").tobytes())
+
+    def external_storage(f):
+        del f["model_weights/fc1/fc1/kernel:0"]
+        f["model_weights/fc1/fc1"].create_dataset("kernel:0", shape=(27, 2), dtype="<f4", external=[("outside.bin", 0, 216)])
+    case("HDF5: kernel stored in another file (external storage)", "convert",
+         [write_h5("external-storage.h5", config, small_weights(), external_storage)],
+         ["external-storage.h5", "fc1", "external files", "expected"])
+
+    def external_link(f):
+        del f["model_weights/fc1"]
+        f["model_weights/fc1"] = h5py.ExternalLink("good.h5", "/model_weights/fc1")
+    case("HDF5: a layer's weights are an external link to another file", "convert",
+         [write_h5("external-link.h5", config, small_weights(), external_link)],
+         ["external-link.h5", "external link", "expected"])
+
     for label, dims in (("huge", [100000, 100000, 2]), ("overflowing", [1 << 40, 1 << 40, 2])):
         layers = json.loads(json.dumps(SMALL_LAYERS))
         layers[0]["config"]["batch_input_shape"] = [None] + dims

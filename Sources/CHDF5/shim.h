@@ -10,3 +10,36 @@ static inline hid_t foldkit_h5s_all(void) { return H5S_ALL; }
 static inline hid_t foldkit_h5e_default(void) { return H5E_DEFAULT; }
 static inline unsigned foldkit_h5f_acc_rdonly(void) { return H5F_ACC_RDONLY; }
 static inline size_t foldkit_h5t_variable(void) { return H5T_VARIABLE; }
+
+// The type of the link `name` (a path) at `loc` (H5L_TYPE_HARD, _SOFT, _EXTERNAL, ...), or -1. H5Lget_info
+// and H5L_info_t name the 1.10 and the 1.12+ API alike through libhdf5's version macros.
+static inline int foldkit_h5_link_type(hid_t loc, const char *name) {
+    H5L_info_t info;
+    if (H5Lget_info(loc, name, &info, H5P_DEFAULT) < 0) return -1;
+    return (int)info.type;
+}
+static inline int foldkit_h5l_type_external(void) { return (int)H5L_TYPE_EXTERNAL; }
+
+// Where a dataset keeps its values: 0 in this file with libhdf5's own filters (deflate, shuffle,
+// fletcher32, szip, nbit, scaleoffset), 1 in external files (H5Pset_external), 2 a virtual dataset,
+// 3 a filter of another id (user-defined plugins, loaded from disk), -1 if the layout cannot be read.
+static inline int foldkit_h5_dataset_storage(hid_t dataset) {
+    hid_t dcpl = H5Dget_create_plist(dataset);
+    if (dcpl < 0) return -1;
+    int result = 0;
+    if (H5Pget_external_count(dcpl) > 0) {
+        result = 1;
+    } else if (H5Pget_layout(dcpl) == H5D_VIRTUAL) {
+        result = 2;
+    } else {
+        int filters = H5Pget_nfilters(dcpl);
+        for (int i = 0; i < filters && result == 0; i++) {
+            unsigned flags = 0;
+            size_t count = 0;
+            H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &count, NULL, 0, NULL, NULL);
+            if (id < 0 || id > H5Z_FILTER_SCALEOFFSET) result = 3;
+        }
+    }
+    H5Pclose(dcpl);
+    return result;
+}

@@ -30,13 +30,28 @@ final class HDF5File {
     deinit { H5Fclose(fileID) }
 
     /// True if a link (group or dataset) exists at `objectPath`; every intermediate group must exist.
+    /// An external link (to another file) is not followed: it and what lies below it do not exist here.
     func exists(_ objectPath: String) -> Bool {
         var prefix = ""
         for part in objectPath.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += prefix.isEmpty ? String(part) : "/" + part
             if H5Lexists(fileID, prefix, foldkit_h5p_default()) <= 0 { return false }
+            if foldkit_h5_link_type(fileID, prefix) == foldkit_h5l_type_external() { return false }
         }
         return !prefix.isEmpty || objectPath == "/"
+    }
+
+    /// Refuses an external link on the way to `objectPath`: libhdf5 would open the file it names (any
+    /// path on the machine) and read from it as if it were part of this one.
+    func refuseExternalLinks(_ objectPath: String) throws {
+        var prefix = ""
+        for part in objectPath.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += prefix.isEmpty ? String(part) : "/" + part
+            guard H5Lexists(fileID, prefix, foldkit_h5p_default()) > 0 else { return }
+            if foldkit_h5_link_type(fileID, prefix) == foldkit_h5l_type_external() {
+                throw error("is an external link to another file, which FoldKit does not follow", prefix, expected: "objects stored in this file")
+            }
+        }
     }
 
     /// True if `objectPath` is a group.
@@ -201,22 +216,40 @@ final class HDF5File {
     // MARK: private
 
     private func openObject(_ objectPath: String) throws -> hid_t {
+        try refuseExternalLinks(objectPath)
         let id = H5Oopen(fileID, objectPath, foldkit_h5p_default())
         guard id >= 0 else { throw error("object not found", objectPath) }
         return id
     }
 
     private func openGroup(_ groupPath: String) throws -> hid_t {
+        try refuseExternalLinks(groupPath)
         guard groupPath == "/" || exists(groupPath) else { throw error("group not found", groupPath) }
         let id = H5Gopen2(fileID, groupPath, foldkit_h5p_default())
         guard id >= 0 else { throw error("not a group", groupPath) }
         return id
     }
 
+    /// Opens a dataset whose values are stored in this file: external storage (values read from other
+    /// files, any path), virtual datasets (values gathered from other files) and filters other than
+    /// libhdf5's own (plugins loaded from disk) are refused before anything is read.
     private func openDataset(_ datasetPath: String) throws -> hid_t {
+        try refuseExternalLinks(datasetPath)
         guard exists(datasetPath) else { throw error("dataset not found", datasetPath) }
         let id = H5Dopen2(fileID, datasetPath, foldkit_h5p_default())
         guard id >= 0 else { throw error("not a dataset", datasetPath) }
+        let refusal: String?
+        switch foldkit_h5_dataset_storage(id) {
+        case 0: refusal = nil
+        case 1: refusal = "keeps its values in external files (HDF5 external storage), which FoldKit does not read"
+        case 2: refusal = "is a virtual dataset (values gathered from other files), which FoldKit does not read"
+        case 3: refusal = "is compressed with a filter that is not libhdf5's own (a plugin), which FoldKit does not load"
+        default: refusal = "has a storage layout libhdf5 cannot describe"
+        }
+        if let refusal {
+            H5Dclose(id)
+            throw error(refusal, datasetPath, expected: "values stored in this file")
+        }
         return id
     }
 

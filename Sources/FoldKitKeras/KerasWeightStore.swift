@@ -69,6 +69,7 @@ struct KerasWeightStore {
         case .legacy(let root):
             guard let top = layer.weightPath.first else { return [] }
             let group = root.isEmpty ? top : "\(root)/\(top)"
+            try file.refuseExternalLinks(group)
             guard file.exists(group) else { return [] }
             let names =
                 layer.weightPath.count > 1
@@ -79,6 +80,7 @@ struct KerasWeightStore {
             }
         case .keras3:
             let vars = "\(layer.archivePath)/vars"
+            try file.refuseExternalLinks(vars)
             guard file.exists(vars) else { return [] }
             let members = try file.memberNames(vars).compactMap { name -> (Int, String)? in Int(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }
             for (expected, member) in members.enumerated() where member.0 != expected {

@@ -86,7 +86,9 @@ let package = Package(
             dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
-        .testTarget(name: "FoldKitKerasTests", dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport"]),
+        .testTarget(
+            name: "FoldKitKerasTests",
+            dependencies: ["FoldKitKeras", "FoldKit", "FoldKitTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "FoldKitTests",
             dependencies: [

@@ -8,22 +8,28 @@ import Foundation
 /// Paths are HDF5 paths relative to the root group (`model_weights/conv2d_1/conv2d_1/kernel:0`).
 /// Errors are `FoldKitError`s naming the file and the object path.
 final class HDF5File {
+    /// Where libhdf5 opens the file.
     let path: String
+    /// What errors call the file: `path`, or for weights extracted from an archive the archive and its
+    /// entry (`model.keras [model.weights.h5]`), not the temporary file.
+    let displayName: String
     private let fileID: hid_t
 
     /// Opens `path` read-only. libhdf5's own error printer is silenced; failures become `FoldKitError`.
-    init(path: String) throws {
+    init(path: String, displayName: String? = nil) throws {
         self.path = path
-        guard H5open() >= 0 else { throw FoldKitError(.io, "cannot initialise libhdf5", file: path) }
+        let name = displayName ?? path
+        self.displayName = name
+        guard H5open() >= 0 else { throw FoldKitError(.io, "cannot initialise libhdf5", file: name) }
         H5Eset_auto2(foldkit_h5e_default(), nil, nil)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw FoldKitError(.io, "file not found", file: path)
+            throw FoldKitError(.io, "file not found", file: name)
         }
         guard H5Fis_hdf5(path) > 0 else {
-            throw FoldKitError(.badInput, "not an HDF5 file", file: path, expected: "HDF5 signature \\x89HDF\\r\\n\\x1a\\n")
+            throw FoldKitError(.badInput, "not an HDF5 file", file: name, expected: "HDF5 signature \\x89HDF\\r\\n\\x1a\\n")
         }
         let id = H5Fopen(path, foldkit_h5f_acc_rdonly(), foldkit_h5p_default())
-        guard id >= 0 else { throw FoldKitError(.io, "libhdf5 cannot open the file", file: path) }
+        guard id >= 0 else { throw FoldKitError(.io, "libhdf5 cannot open the file", file: name) }
         fileID = id
     }
 
@@ -292,6 +298,6 @@ final class HDF5File {
     }
 
     private func error(_ message: String, _ objectPath: String, expected: String? = nil, found: String? = nil) -> FoldKitError {
-        FoldKitError(.badInput, "HDF5 '\(objectPath)': \(message)", file: path, expected: expected, found: found)
+        FoldKitError(.badInput, "HDF5 '\(objectPath)': \(message)", file: displayName, expected: expected, found: found)
     }
 }

@@ -60,7 +60,7 @@ public enum KerasReader {
             let json = try KerasJSON.parse(archive.config, file: paths[0])
             try KerasLayerSupport.refuseUnsupported(json, file: paths[0])
             let description = try KerasModelDescription.parse(json, file: paths[0])
-            let file = try HDF5File(path: try archive.extractWeights())
+            let file = try HDF5File(path: try archive.extractWeights(), displayName: "\(paths[0]) [model.weights.h5]")
             let store = try KerasWeightStore(file: file, layout: .keras3, layers: description.layers)
             let version = archive.metadata?["keras_version"]?.string ?? description.kerasVersion ?? "3"
             return try body(
@@ -145,7 +145,7 @@ public enum KerasReader {
         let unused = Set(try store.layersWithWeights()).subtracting(translator.weightLayersUsed)
         if !unused.isEmpty {
             throw FoldKitError(
-                .badInput, "the weights file holds weights for layers the model description does not use", file: store.file.path,
+                .badInput, "the weights file holds weights for layers the model description does not use", file: store.file.displayName,
                 found: unused.sorted().joined(separator: ", "))
         }
         var metadata = [

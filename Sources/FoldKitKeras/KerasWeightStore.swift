@@ -47,7 +47,7 @@ struct KerasWeightStore {
                         owners.isEmpty
                             ? "weight '\(name)' of nested model '\(top)' belongs to none of its layers"
                             : "weight '\(name)' of nested model '\(top)' matches several of its layers",
-                        file: file.path, layer: top, found: owners.map { $0.0.joined(separator: "/") }.joined(separator: ", "))
+                        file: file.displayName, layer: top, found: owners.map { $0.0.joined(separator: "/") }.joined(separator: ", "))
                 }
                 nestedWeightNames[([top] + owner).joined(separator: "/"), default: []].append(name)
             }
@@ -85,7 +85,7 @@ struct KerasWeightStore {
             let members = try file.memberNames(vars).compactMap { name -> (Int, String)? in Int(name).map { ($0, name) } }.sorted { $0.0 < $1.0 }
             for (expected, member) in members.enumerated() where member.0 != expected {
                 throw FoldKitError(
-                    .badInput, "weights of layer '\(layer.name)' are not numbered 0, 1, ...", file: file.path,
+                    .badInput, "weights of layer '\(layer.name)' are not numbered 0, 1, ...", file: file.displayName,
                     layer: layer.label, expected: "vars/\(expected)", found: "vars/\(member.1)")
             }
             return try members.map { _, name in

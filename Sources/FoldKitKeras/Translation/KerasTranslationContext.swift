@@ -156,12 +156,12 @@ struct KerasTranslationContext {
         weightLayersUsed.insert(store.storageKey(for: layer))
         for (position, array) in arrays.enumerated() where array.isInteger && !integers.contains(position) {
             throw FoldKitError(
-                .badInput, "HDF5 '\(array.path)': dataset is not floating point", file: store.file.path, layer: layer.label,
+                .badInput, "HDF5 '\(array.path)': dataset is not floating point", file: store.file.displayName, layer: layer.label,
                 expected: "float16/float32/float64", found: "an integer type")
         }
         guard arrays.count == expected else {
             throw FoldKitError(
-                .badInput, "wrong number of weight arrays", file: store.file.path, layer: layer.label,
+                .badInput, "wrong number of weight arrays", file: store.file.displayName, layer: layer.label,
                 expected: "\(expected) (\(roles))", found: "\(arrays.count) \(arrays.map { "\($0.name) \($0.shape)" })")
         }
         return arrays
@@ -170,7 +170,7 @@ struct KerasTranslationContext {
     func expectShape(_ layer: KerasLayerDescription, _ array: KerasWeightArray, _ shape: [Int]) throws {
         guard array.shape == shape else {
             throw FoldKitError(
-                .badInput, "weight '\(array.name)' has the wrong shape", file: store.file.path, layer: layer.label,
+                .badInput, "weight '\(array.name)' has the wrong shape", file: store.file.displayName, layer: layer.label,
                 expected: "\(shape)", found: "\(array.shape)")
         }
     }

@@ -5,7 +5,7 @@ import FoldKit
 struct InputArguments: ParsableArguments {
     @Option(
         help:
-            "Float32 .npy input. Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array."
+            ".npy input, float32 (float64 and float16 are converted to float32). Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array."
     )
     var input: String?
 

@@ -1,3 +1,4 @@
+import FoldKitCore
 import Foundation
 
 /// The NumPy `.npy` format, version 1.0, byte-compatible with `numpy.save` for float32 C-order arrays.
@@ -57,54 +58,39 @@ enum NPYFile {
         return (parsed.shape, parsed.values)
     }
 
+    /// The header of the .npy at `path` (strictly parsed, see `NPYHeader`), read without its data, with a
+    /// check that the file holds exactly the data the header declares for `elementSize`-byte elements.
+    static func readHeader(path: String) throws -> NPYHeader {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw FoldKitError(.io, "cannot read file", file: path) }
+        defer { try? handle.close() }
+        let prefix = [UInt8]((try? handle.read(upToCount: NPYHeader.maximumLength + 12)) ?? Data())
+        let header = try NPYHeader.parse(prefix, file: path)
+        guard let elementSize = elementSizes[header.descr] else {
+            throw FoldKitError(
+                .badInput, "unsupported .npy dtype", file: path, byteOffset: header.dictOffset, expected: "<f4, <f8 or <f2", found: header.descr)
+        }
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let declared = SizeLimits.elementCount(header.shape).flatMap { count in
+            count.multipliedReportingOverflow(by: elementSize).overflow ? nil : count * elementSize
+        }
+        guard let declared, declared == fileSize - header.dataOffset else {
+            throw FoldKitError(
+                .badInput, ".npy data size does not match its shape", file: path, byteOffset: header.dataOffset,
+                expected: declared.map { "\($0) bytes for shape \(header.shape)" } ?? "a shape that fits in memory",
+                found: "\(fileSize - header.dataOffset) bytes")
+        }
+        return header
+    }
+
+    /// Bytes per element of the dtypes FoldKit reads.
+    static let elementSizes = ["<f4": 4, "<f8": 8, "<f2": 2]
+
     /// Parses .npy bytes; `descr` is the dtype string found (e.g. `<f4`).
     static func parse(_ data: Data, file: String) throws -> (shape: [Int], values: [Float], descr: String) {
         let bytes = [UInt8](data)
-        guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1..<6]) == Array("NUMPY".utf8) else {
-            throw FoldKitError(.badInput, "not a .npy file", file: file, byteOffset: 0, expected: "magic \\x93NUMPY")
-        }
-        let major = bytes[6]
-        let headerLength: Int
-        let headerStart: Int
-        if major == 1 {
-            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
-            headerStart = 10
-        } else if major == 2 || major == 3, bytes.count >= 12 {
-            headerLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
-            headerStart = 12
-        } else {
-            throw FoldKitError(.badInput, "unsupported .npy version", file: file, byteOffset: 6, found: "\(major)")
-        }
-        guard bytes.count >= headerStart + headerLength,
-            let header = String(bytes: bytes[headerStart..<(headerStart + headerLength)], encoding: .ascii)
-        else {
-            throw FoldKitError(.badInput, ".npy header is cut off", file: file, byteOffset: headerStart)
-        }
-        func field(_ key: String) -> String? {
-            guard let range = header.range(of: "'\(key)':") else { return nil }
-            return String(header[range.upperBound...]).trimmingCharacters(in: .whitespaces)
-        }
-        guard let descrField = field("descr"), let quoteEnd = descrField.dropFirst().firstIndex(of: "'") else {
-            throw FoldKitError(.badInput, ".npy header has no descr", file: file, byteOffset: headerStart)
-        }
-        let descr = String(descrField[descrField.index(after: descrField.startIndex)..<quoteEnd])
-        if let fortran = field("fortran_order"), fortran.hasPrefix("True") {
-            throw FoldKitError(
-                .badInput, "Fortran-order .npy arrays are not supported", file: file, byteOffset: headerStart, expected: "fortran_order False")
-        }
-        // The ')' searched for is the first one after the '(' (a stray ')' before it is no shape).
-        guard let shapeField = field("shape"), let open = shapeField.firstIndex(of: "("),
-            let close = shapeField[open...].firstIndex(of: ")")
-        else {
-            throw FoldKitError(.badInput, ".npy header has no shape", file: file, byteOffset: headerStart)
-        }
-        let shape = try shapeField[shapeField.index(after: open)..<close].split(separator: ",").map { part -> Int in
-            guard let n = Int(part.trimmingCharacters(in: .whitespaces)), n >= 0 else {
-                throw FoldKitError(.badInput, "bad .npy shape", file: file, byteOffset: headerStart, found: String(shapeField[open...close]))
-            }
-            return n
-        }
-        let dataStart = headerStart + headerLength
+        let header = try NPYHeader.parse(bytes, file: file)
+        let (shape, descr, headerStart) = (header.shape, header.descr, header.dictOffset)
+        let dataStart = header.dataOffset
         let elementSize: Int
         switch descr {
         case "<f4": elementSize = 4

@@ -1,7 +1,7 @@
 import FoldKitCore
 import Foundation
 
-/// A float32 .npy array given as the network's input (`--input`), read before the model so that
+/// A float .npy array given as the network's input (`--input`), read before the model so that
 /// sizes a Keras model leaves undefined can be taken from its shape.
 public struct InputArray: Sendable {
     /// Where it was read from (also the input's origin in reports and manifests).
@@ -18,12 +18,26 @@ public struct InputArray: Sendable {
         self.values = values
     }
 
-    /// Reads a float32 .npy; any other dtype is an error naming the file, expected and found.
+    /// Reads a float32, float64 or float16 .npy (values converted to float32); any other dtype, or a header
+    /// that is not numpy's, is an error naming the file, the byte offset, expected and found.
     public static func read(path: String) throws -> InputArray {
+        try header(path: path).loaded()
+    }
+
+    /// The array's path and shape from its header alone (`values` stays empty until `loaded()`): a caller
+    /// checks the shape against the network before a large array of the wrong shape is read.
+    public static func header(path: String) throws -> InputArray {
+        let header = try NPYFile.readHeader(path: path)
+        return InputArray(path: path, shape: header.shape, values: [])
+    }
+
+    /// This array with its values read (a no-op when they are).
+    public func loaded() throws -> InputArray {
+        guard values.isEmpty, SizeLimits.elementCount(shape) != 0 else { return self }
         guard let data = FileManager.default.contents(atPath: path) else { throw FoldKitError(.io, "cannot read input file", file: path) }
         let parsed = try NPYFile.parse(data, file: path)
-        guard parsed.descr == "<f4" else {
-            throw FoldKitError(.usage, "input must be float32", file: path, expected: "<f4", found: parsed.descr)
+        guard parsed.shape == shape else {
+            throw FoldKitError(.io, "input file changed while it was read", file: path, expected: shapeText, found: "\(parsed.shape)")
         }
         return InputArray(path: path, shape: parsed.shape, values: parsed.values)
     }

@@ -25,11 +25,23 @@ public struct ModelInput: Sendable {
     /// Any other shape or dtype is an error naming the file, expected and found. To take a Keras
     /// model's undefined sizes from the array, use `ModelLoader.load(paths:options:inputPath:)`.
     public static func npy(path: String, network: Network) throws -> ModelInput {
-        try npy(InputArray.read(path: path), network: network)
+        let array = try InputArray.header(path: path)
+        try checkShape(array, network: network)
+        return try npy(array.loaded(), network: network)
     }
 
     /// `npy(path:network:)` for an array already read.
     public static func npy(_ array: InputArray, network: Network) throws -> ModelInput {
+        let isVector = try checkShape(array, network: network)
+        let s = network.inputShape
+        let values = network.inputOrder == .channelsLast && !isVector ? TensorLayout.hwcToCHW(array.values, shape: s) : array.values
+        return ModelInput(values: values, origin: array.path)
+    }
+
+    /// Checks `array`'s shape (its values need not be read yet) against the network's input, as
+    /// `npy(_:network:)` takes it; returns whether the input is a vector.
+    @discardableResult
+    public static func checkShape(_ array: InputArray, network: Network) throws -> Bool {
         let s = network.inputShape
         let isVector = network.vectorsAreRank2 && s.height == 1 && s.width == 1 && array.shape.last == s.channels && array.shape.count <= 2
         let dims: [Int]
@@ -46,7 +58,6 @@ public struct ModelInput: Sendable {
                 .usage, "input shape does not match the network" + batch, file: array.path,
                 expected: ShapeText.tuple(["1"] + text) + " or " + ShapeText.tuple(text), found: array.shapeText)
         }
-        let values = network.inputOrder == .channelsLast && !isVector ? TensorLayout.hwcToCHW(array.values, shape: s) : array.values
-        return ModelInput(values: values, origin: array.path)
+        return isVector
     }
 }

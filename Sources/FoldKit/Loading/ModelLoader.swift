@@ -62,10 +62,12 @@ public enum ModelLoader {
     /// read first: sizes the model leaves undefined (`None`) are taken from it, then the model is read
     /// at that size.
     public static func load(paths: [String], options: ModelOptions = .init(), inputPath: String) throws -> (network: Network, input: ModelInput) {
-        let array = try InputArray.read(path: inputPath)
+        // The header first: the shape is checked against the model before the values are read.
+        let array = try InputArray.header(path: inputPath)
         guard isKeras(paths) else {
             let network = try load(paths: paths, options: options)
-            return (network, try ModelInput.npy(array, network: network))
+            try ModelInput.checkShape(array, network: network)
+            return (network, try ModelInput.npy(array.loaded(), network: network))
         }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw FoldKitError(.io, "file not found", file: path)
@@ -80,12 +82,12 @@ public enum ModelLoader {
             sized.inputWidth = dims[w]
         }
         let network = try load(paths: paths, options: sized)
-        let values = KerasInputMatch.channelMajor(array.values, dims: dims, declaration: declaration)
-        guard values.count == network.inputShape.count else {
+        guard SizeLimits.elementCount(array.shape) == network.inputShape.count else {
             throw FoldKitError(
                 .usage, "input size does not match the network", file: inputPath,
-                expected: "\(network.inputShape.count) values", found: "\(values.count) (\(array.shapeText))")
+                expected: "\(network.inputShape.count) values", found: "\(array.shapeText)")
         }
+        let values = KerasInputMatch.channelMajor(try array.loaded().values, dims: dims, declaration: declaration)
         return (network, ModelInput(values: values, origin: inputPath))
     }
 

@@ -81,4 +81,25 @@ final class FixturesCommandTests: XCTestCase {
             XCTAssertTrue(drift.stdout.contains("layer_002.npy"), drift.stdout)
         }
     }
+
+    /// A pack manifest naming `../outside.npy` is refused before any file is read: `--check` reads only
+    /// inside the pack.
+    func testCheckRefusesAManifestPointingOutsideThePack() throws {
+        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
+        let dir = try TestData.temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let weights = dir.appendingPathComponent("w.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let pack = dir.appendingPathComponent("pack")
+        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--out", pack.path]).status, 0)
+        let manifestURL = pack.appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: manifestURL, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\"layer_002.npy\"", with: "\"..\\/outside.npy\"")
+        XCTAssertNotEqual(edited, text)
+        try edited.write(to: manifestURL, atomically: true, encoding: .utf8)
+        try NPYFile.write(values: [1], shape: [1], to: dir.appendingPathComponent("outside.npy"))
+        let check = try CommandRunner.run(["fixtures", cfg, weights, "--check", pack.path])
+        XCTAssertEqual(check.status, 1, check.stdout + check.stderr)
+        XCTAssertTrue(check.stderr.contains("outside the pack") && check.stderr.contains("../outside.npy"), check.stderr)
+    }
 }

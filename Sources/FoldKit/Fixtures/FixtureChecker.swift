@@ -62,6 +62,13 @@ public enum FixtureChecker {
         guard let layout = FixtureLayout(rawValue: manifest.layout) else {
             throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
         }
+        // A pack's files live in the pack: a name with a path ('../../x.npy', '/etc/x') is refused before
+        // anything is read (Docs/Security.md, "Name sanitising").
+        for entry in manifest.tensors where !SafeFileName.isPlain(entry.file) {
+            throw FoldKitError(
+                .badInput, "manifest names a file outside the pack", file: manifestURL.path, expected: "a plain file name",
+                found: entry.file)
+        }
         guard manifest.tensors.count == network.layers.count + 1 else {
             throw FoldKitError(
                 .badInput, "the pack does not match this model", file: manifestURL.path,

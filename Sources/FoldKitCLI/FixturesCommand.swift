@@ -30,6 +30,7 @@ struct FixturesCommand: ParsableCommand {
     var rtol: Double = 1e-6
 
     @OptionGroup var durability: DurabilityArguments
+    @OptionGroup var memory: MemoryArguments
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -37,6 +38,9 @@ struct FixturesCommand: ParsableCommand {
         let tuning = ProcessTuning(singleThreadedBLAS: true).apply()
         if let check {
             let network = try model.load()
+            try MemoryPlan.check(
+                needed: MemoryPlan.fixturesBytes(network, productThreading: tuning.productThreading), limit: memory.limit, command: "fixtures",
+                network: network)
             try health.refuseUnhealthy(network)
             let report = try FixtureChecker.check(
                 folder: URL(fileURLWithPath: check), network: network, relativeTolerance: rtol,
@@ -51,7 +55,10 @@ struct FixturesCommand: ParsableCommand {
             return
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
-        let (network, given) = try input.load(model)
+        let (network, given) = try input.load(model) { network in
+            let needed = MemoryPlan.fixturesBytes(network, productThreading: tuning.productThreading)
+            try MemoryPlan.check(needed: needed, limit: memory.limit, command: "fixtures", network: network)
+        }
         try health.refuseUnhealthy(network)
         let modelInput = try image.prepare(for: network)?.input ?? given
         let console = output.console

@@ -14,9 +14,16 @@ struct InputArguments: ParsableArguments {
 
     /// Reads the model and its input: the --input array (whose shape is read first, so it can fill
     /// sizes a Keras model leaves undefined) or the seeded input at the model's size.
-    func load(_ model: ModelArguments) throws -> (network: Network, input: ModelInput) {
-        if let input { return try ModelLoader.load(paths: model.files, options: model.options, inputPath: input) }
+    /// The network and its input. `check` sees the network before a seeded input is made (an --input
+    /// array is read with the network, shape-checked from its header first).
+    func load(_ model: ModelArguments, check: (Network) throws -> Void = { _ in }) throws -> (network: Network, input: ModelInput) {
+        if let input {
+            let loaded = try ModelLoader.load(paths: model.files, options: model.options, inputPath: input)
+            try check(loaded.network)
+            return loaded
+        }
         let network = try model.load()
+        try check(network)
         return (network, ModelInput.seeded(seed, shape: network.inputShape))
     }
 }

@@ -56,13 +56,18 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors (on stderr); the exit code tells the outcome.")
     var quiet = false
 
+    @OptionGroup var memory: MemoryArguments
+
     func run() throws {
         // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
         // pages; OpenBLAS runs on one thread and FoldKit spreads products over the cores, so no BLAS worker
         // spins beside folding, the kernels and the layer comparisons.
         let tuning = ProcessTuning(keepsFreedMemory: true, singleThreadedBLAS: true).apply()
         let console = Console(quiet: quiet, json: json == "-")
-        let (original, given) = try input.load(model)
+        let (original, given) = try input.load(model) { network in
+            let needed = MemoryPlan.verifyBytes(network, float16: fp16, productThreading: tuning.productThreading)
+            try MemoryPlan.check(needed: needed, limit: memory.limit, command: "verify", network: network)
+        }
         for line in WeightHealthArguments.report(try WeightHealthCheck.scan(original)) { console.say(line) }
         var blobNetwork: Network?
         var problems: [BlobReader.Problem] = []

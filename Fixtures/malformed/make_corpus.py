@@ -309,6 +309,25 @@ def write_keras():
          [write_h5("external-link.h5", config, small_weights(), external_link)],
          ["external-link.h5", "external link", "expected"])
 
+    # The global-heap object holding model_config declares 2^63 - 1 bytes: libhdf5 1.10 copied that
+    # many in H5Aread and crashed (SIGSEGV in H5HG_read).
+    with open(path("keras", "good.h5"), "rb") as f:
+        heap = bytearray(f.read())
+    at = heap.find(b"GCOL")
+    while at != -1:
+        collection_end = at + struct.unpack_from("<Q", heap, at + 8)[0]
+        p = at + 16
+        while p + 16 <= collection_end and struct.unpack_from("<H", heap, p)[0] != 0:
+            size = struct.unpack_from("<Q", heap, p + 8)[0]
+            if heap[p + 16:p + 29] == b'{"class_name"':
+                struct.pack_into("<Q", heap, p + 8, (1 << 63) - 1)
+            p += 16 + (size + 7) // 8 * 8
+        at = heap.find(b"GCOL", at + 4)
+    with open(path("keras", "heap-object-size.h5"), "wb") as f:
+        f.write(bytes(heap))
+    case("HDF5: model_config's heap object declares 2^63 - 1 bytes", "convert", ["keras/heap-object-size.h5"],
+         ["heap-object-size.h5", "global heap object", "at byte", "expected"])
+
     for label, dims in (("huge", [100000, 100000, 2]), ("overflowing", [1 << 40, 1 << 40, 2])):
         layers = json.loads(json.dumps(SMALL_LAYERS))
         layers[0]["config"]["batch_input_shape"] = [None] + dims

@@ -28,6 +28,7 @@ final class HDF5File {
         guard H5Fis_hdf5(path) > 0 else {
             throw FoldKitError(.badInput, "not an HDF5 file", file: name, expected: "HDF5 signature \\x89HDF\\r\\n\\x1a\\n")
         }
+        try HDF5GlobalHeapCheck.check(path: path, displayName: name)
         let id = H5Fopen(path, foldkit_h5f_acc_rdonly(), foldkit_h5p_default())
         guard id >= 0 else { throw FoldKitError(.io, "libhdf5 cannot open the file", file: name) }
         fileID = id

@@ -38,6 +38,7 @@ let package = Package(
         // Array exp/expm1/log1p/tanh: SLEEF (Debian: libsleef-dev) on Linux, AVX2 chosen at run time.
         // The CPU feature test behind the AVX2 builds of the C targets below.
         .target(name: "CCPUFeatures"),
+        .target(name: "CEarlySignals"),
 
         .target(
             name: "CVectorMath",
@@ -73,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "FoldKitCLI",
             dependencies: [
-                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet",
+                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet", "CEarlySignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).

@@ -12,6 +12,8 @@ enum FoldKitMain {
         } catch is CheckFailed {
             exit(2)
         } catch let error as FoldKitError {
+            // A write that failed because a SIGINT/SIGTERM handler removed the output: the handler exits.
+            TerminationSignals.parkIfTerminating()
             FileHandle.standardError.write(Data("\(TerminalStyle.standardError.paint("error:", .red)) \(error)\n".utf8))
             exit(1)
         } catch {

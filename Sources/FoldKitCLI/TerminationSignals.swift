@@ -1,3 +1,4 @@
+import CEarlySignals
 import Dispatch
 import FoldKitCore
 import Foundation
@@ -13,13 +14,32 @@ import Foundation
 /// A previous output at `--out` is never touched: it is replaced only by the final swap, which the
 /// handler cannot interrupt halfway (Docs/Security.md, "Signals").
 ///
-/// The signals are ignored for the default action and delivered through `DispatchSource` on a queue
-/// of their own, so the cleanup runs as ordinary code, not in an async-signal context. SIGKILL cannot
-/// be caught: after one a `.<name>.partial-<uuid>` folder stays beside `--out`.
+/// The signals are ignored for the default action from the executable's initialisation on (CEarlySignals,
+/// a C constructor, so a signal during start-up no longer kills the process by its default action) and
+/// delivered through `DispatchSource` on a queue of their own, so the cleanup runs as ordinary code, not in
+/// an async-signal context. Once the handler starts, `isTerminating` is set before any folder is removed:
+/// a command whose write then fails (its folder is gone) parks in `parkIfTerminating` instead of exiting 1,
+/// and the process ends with the signal's code. SIGKILL cannot be caught: after one a
+/// `.<name>.partial-<uuid>` folder stays beside `--out`.
 enum TerminationSignals {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var terminating = false
+
+    /// True once a SIGINT or SIGTERM handler has begun.
+    static var isTerminating: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return terminating
+    }
+
+    /// Never returns while the signal handler is ending the process (it exits with the signal's code).
+    static func parkIfTerminating() {
+        while isTerminating { sleep(1) }
+    }
 
     static func install() {
+        precondition(foldkit_early_signals_installed() == 1, "the early signal guard did not run")
         let queue = DispatchQueue(label: "foldkit.termination-signals")
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
@@ -31,6 +51,9 @@ enum TerminationSignals {
     }
 
     private static func terminate(signalNumber: Int32) {
+        lock.lock()
+        terminating = true
+        lock.unlock()
         let removed = PendingTemporaryItems.removeAll()
         let name = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
         let note = removed.isEmpty ? "" : "; removed the unfinished output"

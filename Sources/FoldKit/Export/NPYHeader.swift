@@ -4,8 +4,8 @@ import Foundation
 /// The header of a `.npy` file, parsed strictly: magic `\x93NUMPY`, version 1.0, 2.0 or 3.0, the header
 /// length (uint16, or uint32 from 2.0), then a Python dict literal holding exactly the keys `'descr'`
 /// (a quoted dtype string), `'fortran_order'` (`False`; `True` is refused) and `'shape'` (a tuple of
-/// non-negative integers), in any order, with an optional trailing comma, followed only by spaces and a
-/// final newline (numpy's `read_array_header`). Anything else is refused naming the byte offset.
+/// non-negative integers), in any order, with an optional trailing comma, followed only by spaces and
+/// newlines (numpy pads with spaces and ends with one; `read_array_header` evaluates the dict alone). Anything else is refused naming the byte offset.
 struct NPYHeader: Equatable {
     var descr: String
     var shape: [Int]
@@ -147,7 +147,7 @@ struct NPYHeader: Equatable {
             }
         }
 
-        /// `{key: value, ...}` then only spaces and one final newline.
+        /// `{key: value, ...}` then only spaces and newlines (numpy writes one final newline).
         mutating func dictionary() throws -> [String: Value] {
             try expect("{")
             var fields: [String: Value] = [:]
@@ -159,8 +159,8 @@ struct NPYHeader: Equatable {
                 if peek() == "," { at += 1 } else { break }
             }
             try expect("}")
-            skipSpaces()
-            guard at == text.count - 1, text[at] == "\n" else { throw fail("junk after the header dict") }
+            while at < text.count, text[at] == " " || text[at] == "\n" { at += 1 }
+            guard at == text.count else { throw fail("junk after the header dict") }
             return fields
         }
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Keras reference family of issue 21: every 2-D network of `keras.applications` (Keras 3 and
+"""The Keras reference family: every 2-D network of `keras.applications` (Keras 3 and
 tf.keras), the transfer-learning patterns people write around them, and a detector and a segmenter
 written as people write them - each saved as Keras 3 `.h5`, Keras 3 `.keras` and tf.keras `.h5`, run
 through `foldkit fixtures --input` and compared with Keras's own prediction, then `foldkit verify`

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds one tiny Keras model per layer class or pattern of issue 21 (nested models, shared layers,
+"""Builds one tiny Keras model per layer class or pattern Docs/Formats/Keras.md lists (nested models, shared layers,
 preprocessing, augmentation, tf.keras TFOpLambda ops and their Keras 3 operation layers, the newer
 activations, LayerNormalization, the applications' own layers, Conv2DTranspose, bilinear upsampling,
 the remaining merges), with non-trivial weights, saved in every file kind that can express it, with

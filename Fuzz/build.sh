@@ -4,8 +4,8 @@
 # The readers' targets (FoldKitCore, FoldKitDarknet, FoldKitKeras and ZIPFoundation) are compiled by
 # SwiftPM with coverage instrumentation and AddressSanitizer into .build-fuzz; each fuzz target is
 # then compiled with `swiftc -sanitize=fuzzer,address` and linked against those objects. The .npy
-# reader lives in the FoldKit target, which pulls in BLAS, crypto and image libraries: its one file
-# (Sources/FoldKit/Export/NPYFile.swift) is compiled into its fuzz target instead.
+# reader lives in the FoldKit target, which pulls in BLAS, crypto and image libraries: its two files
+# (Sources/FoldKit/Export/NPYFile.swift, NPYHeader.swift) are compiled into its fuzz target instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT_BIN=${SWIFT_BIN:-/opt/swift/usr/bin}
@@ -38,10 +38,10 @@ build_target() {  # name, extra sources..., -- objects' targets...
     [ -x "$OUT/$name" ]
 }
 
-build_target FuzzCfgParser Fuzz/Targets/FuzzCfgParser.swift -- FoldKitCore FoldKitDarknet
-build_target FuzzDarknetWeights Fuzz/Targets/FuzzDarknetWeights.swift -- FoldKitCore FoldKitDarknet
-build_target FuzzKerasConfig Fuzz/Targets/FuzzKerasConfig.swift -- FoldKitCore FoldKitKeras ZIPFoundation
-build_target FuzzKerasArchive Fuzz/Targets/FuzzKerasArchive.swift -- FoldKitCore FoldKitKeras ZIPFoundation
-# The .npy reader's one file, with the import it gets from its module elsewhere.
-{ echo "import FoldKitCore"; cat Sources/FoldKit/Export/NPYFile.swift; } > "$OUT/NPYFile.swift"
-build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift "$OUT/NPYFile.swift" -- FoldKitCore
+build_target FuzzCfgParser Fuzz/Targets/FuzzCfgParser.swift -- FoldKitBlobFormat FoldKitCore FoldKitDarknet
+build_target FuzzDarknetWeights Fuzz/Targets/FuzzDarknetWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitDarknet
+build_target FuzzKerasConfig Fuzz/Targets/FuzzKerasConfig.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
+build_target FuzzKerasArchive Fuzz/Targets/FuzzKerasArchive.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
+build_target FuzzHDF5File Fuzz/Targets/FuzzHDF5File.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
+# The .npy reader's two files (the file and its header parser), which import what they need.
+build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift Sources/FoldKit/Export/NPYFile.swift Sources/FoldKit/Export/NPYHeader.swift -- FoldKitBlobFormat FoldKitCore

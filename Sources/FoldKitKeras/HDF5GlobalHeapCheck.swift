@@ -15,7 +15,8 @@ import Foundation
 /// A collection (HDF5 file format specification, "Global Heap"): signature `GCOL`, version 1, three
 /// reserved bytes, the collection size (8 bytes, little-endian, at least 4096, the header included), then
 /// objects: index (2 bytes; 0 marks the free space that ends the list), reference count (2), reserved (4),
-/// size (8), the data padded to a multiple of 8. Every object must end inside its collection. Collections
+/// size (8), the data padded to a multiple of 8. Every object must end inside its collection, and the
+/// free-space object must declare exactly the bytes left (libhdf5 1.10 loops forever otherwise). Collections
 /// are found by their signature; a signature whose header is not a plausible collection (another version,
 /// a size under 4096 or past the end of the file) is not one and is skipped.
 enum HDF5GlobalHeapCheck {
@@ -71,8 +72,18 @@ enum HDF5GlobalHeapCheck {
         var at = 16
         while at + 16 <= size {
             let index = Int(bytes[at]) | Int(bytes[at + 1]) << 8
-            if index == 0 { return }
             let declared = littleEndian(bytes, at: at + 8)
+            if index == 0 {
+                // The free-space object ends the list and declares exactly the bytes left (its header included);
+                // libhdf5 1.10 loops forever on one that declares fewer.
+                guard declared == UInt64(size - at) else {
+                    throw FoldKitError(
+                        .badInput,
+                        "HDF5 global heap free space declares \(declared) bytes, not the \(size - at) left in its collection (the file is damaged)",
+                        file: displayName, byteOffset: start + at + 8, expected: "\(size - at) bytes", found: "\(declared)")
+                }
+                return
+            }
             guard declared <= UInt64(size - at - 16) else {
                 throw FoldKitError(
                     .badInput, "HDF5 global heap object \(index) declares \(declared) bytes, past the end of its collection (the file is damaged)",

@@ -70,8 +70,11 @@ enum NPYFile {
                 .badInput, "unsupported .npy dtype", file: path, byteOffset: header.dictOffset, expected: "<f4, <f8 or <f2", found: header.descr)
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let declared = SizeLimits.elementCount(header.shape).flatMap { count in
-            count.multipliedReportingOverflow(by: elementSize).overflow ? nil : count * elementSize
+        // The declared bytes, nil when the product overflows (a header may declare any shape).
+        let declared = header.shape.reduce(Int?(elementSize)) { bytes, n in
+            guard let bytes, n >= 0 else { return nil }
+            let (product, overflow) = bytes.multipliedReportingOverflow(by: n)
+            return overflow ? nil : product
         }
         guard let declared, declared == fileSize - header.dataOffset else {
             throw FoldKitError(

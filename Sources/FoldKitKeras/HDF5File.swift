@@ -289,11 +289,14 @@ final class HDF5File {
                 expected: "at most \(Self.maximumDatasetElements) values", found: "shape \(shape)")
         }
         let stored = Int(clamping: H5Dget_storage_size(dataset))
-        let declared = count * max(elementBytes, 1)
-        guard declared <= Self.maximumExpansion * stored + (1 << 20) else {
+        // A damaged type may state any element size, and a damaged layout any stored size: no product may overflow.
+        let (declared, declaredOverflows) = count.multipliedReportingOverflow(by: max(elementBytes, 1))
+        let (allowance, allowanceOverflows) = Self.maximumExpansion.multipliedReportingOverflow(by: stored)
+        guard !declaredOverflows, allowanceOverflows || declared <= allowance + (1 << 20) else {
             throw error(
                 "dataset declares far more values than it stores", datasetPath,
-                expected: "at most \(Self.maximumExpansion)x the \(stored) stored bytes", found: "\(declared) bytes (shape \(shape))")
+                expected: "at most \(Self.maximumExpansion)x the \(stored) stored bytes",
+                found: declaredOverflows ? "\(count) values of \(elementBytes) bytes each" : "\(declared) bytes (shape \(shape))")
         }
         return count
     }

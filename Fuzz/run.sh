@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(FuzzCfgParser FuzzDarknetWeights FuzzNPYReader FuzzKerasConfig FuzzKerasArchive FuzzHDF5File)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(FuzzCfgParser FuzzDarknetWeights FuzzNPYReader FuzzKerasConfig FuzzKerasArchive FuzzHDF5File FuzzKerasArchiveWeights)
 [ "${SKIP_BUILD:-0}" = 1 ] || Fuzz/build.sh
 SCRATCH=.build-fuzz
 # Swift's own crash backtracer reads arbitrary memory, which AddressSanitizer reports instead of the
@@ -33,6 +33,7 @@ seed() {  # target, corpus folder: copies the Fixtures/ files the target reads
         FuzzKerasConfig) find Fixtures/keras -name '*.json' -size -256k -exec cp {} "$corpus"/ \; ;;
         FuzzKerasArchive) find Fixtures/keras -name '*.keras' -size -256k -exec cp {} "$corpus"/ \; ;;
         FuzzHDF5File) find Fixtures/keras Fixtures/malformed/keras -name '*.h5' -size -256k -exec cp {} "$corpus"/ \; ;;
+        FuzzKerasArchiveWeights) unzip -p Fixtures/keras/merges.keras model.weights.h5 > "$corpus/merges.weights.h5" ;;
     esac
     if [ -d Fixtures/malformed/fuzz/$target ]; then cp Fixtures/malformed/fuzz/$target/* "$corpus"/; fi
 }
@@ -47,7 +48,7 @@ for target in "${TARGETS[@]}"; do
     # gets as an error; under the fuzzer that request must fail as it does in a real process, not count as
     # a finding. Memory actually used is still bounded by -rss_limit_mb.
     malloc_limit=1024
-    [ "$target" = FuzzHDF5File ] && malloc_limit=0
+    [ "$target" = FuzzHDF5File ] || [ "$target" = FuzzKerasArchiveWeights ] && malloc_limit=0
     ASAN_OPTIONS="allocator_may_return_null=1:${ASAN_OPTIONS:-}" \
     "$SCRATCH/fuzzers/$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -rss_limit_mb=2048 \
         -malloc_limit_mb="$malloc_limit" -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 \

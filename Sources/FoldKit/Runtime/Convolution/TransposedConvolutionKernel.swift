@@ -60,7 +60,12 @@ struct TransposedConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
     }
 
     /// The column matrix: O*kh*kw rows of H*W.
-    var scratchCount: Int { output.channels * kernelHeight * kernelWidth * input.planeSize }
+    var scratchCount: Int { Self.scratchCount(outputChannels: output.channels, kernelHeight: kernelHeight, kernelWidth: kernelWidth, input: input) }
+
+    /// Scratch elements of a transposed convolution, known before its parameters are read (`MemoryPlan`).
+    static func scratchCount(outputChannels: Int, kernelHeight: Int, kernelWidth: Int, input: ActivationShape) -> Int {
+        outputChannels * kernelHeight * kernelWidth * input.planeSize
+    }
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)

@@ -47,8 +47,10 @@ public enum MemoryPlan {
             let geometry = ConvolutionGeometry(c, input: input, output: layer.outputShape)
             let path = ConvolutionKernel<Scalar>.path(for: c, geometry: geometry)
             return ConvolutionKernel<Scalar>.scratchCount(path: path, geometry: geometry, options: options)
-        case .transposedConvolution(let t): return t.outputChannels * t.kernelHeight * t.kernelWidth * input.planeSize
-        case .layerNormalization: return 2 * input.planeSize
+        case .transposedConvolution(let t):
+            return TransposedConvolutionKernel<Scalar>.scratchCount(
+                outputChannels: t.outputChannels, kernelHeight: t.kernelHeight, kernelWidth: t.kernelWidth, input: input)
+        case .layerNormalization: return LayerNormalizationKernel<Scalar>.scratchCount(shape: input)
         default: return 0
         }
     }

@@ -31,7 +31,10 @@ struct LayerNormalizationKernel<Scalar: ExecutorScalar>: LayerKernel {
     }
 
     /// The mean and sd of every position.
-    var scratchCount: Int { 2 * shape.planeSize }
+    var scratchCount: Int { Self.scratchCount(shape: shape) }
+
+    /// Scratch elements of a layer normalization over `shape`, known before it is prepared (`MemoryPlan`).
+    static func scratchCount(shape: ActivationShape) -> Int { 2 * shape.planeSize }
 
     @_specialize(where Scalar == Float)
     @_specialize(where Scalar == Double)

@@ -104,37 +104,12 @@ enum KerasOperatorLayers {
         }
     }
 
-    /// A constant operand as one value per channel: a number, or numbers (nested lists of any depth) that
-    /// hold 1 or C values (a constant broadcast along the channel axis).
-    private static func perChannel(_ constant: KerasJSON, channels: Int, _ layer: KerasLayerDescription, _ context: KerasTranslationContext) throws
-        -> [Double]
-    {
-        var numbers: [Double] = []
-        var other = false
-        func collect(_ value: KerasJSON) {
-            if let n = value.double {
-                numbers.append(n)
-            } else if let list = value.array {
-                list.forEach(collect)
-            } else {
-                other = true
-            }
-        }
-        collect(constant)
-        guard !other, numbers.count == 1 || numbers.count == channels else {
-            throw context.error(
-                .unsupported, layer, "constant operand is not a number or one number per channel", expected: "1 or \(channels) numbers",
-                found: "\(constant)")
-        }
-        return numbers.count == 1 ? [Double](repeating: numbers[0], count: channels) : numbers
-    }
-
     private static func withConstant(
         _ operation: KerasOperation, _ layer: KerasLayerDescription, input: Int, constant: KerasJSON, constantFirst: Bool,
         _ context: inout KerasTranslationContext
     ) throws {
         let channels = context.shape(of: input).channels
-        let c = try perChannel(constant, channels: channels, layer, context)
+        let c = try context.perChannel(constant, channels: channels, layer, what: "constant operand")
         let ones = [Double](repeating: 1, count: channels)
         let zeros = [Double](repeating: 0, count: channels)
         switch operation {

@@ -45,12 +45,6 @@ enum KerasPreprocessingLayers {
         _ layer: KerasLayerDescription, _ key: String, default fallback: Double, channels: Int, _ context: KerasTranslationContext
     ) throws -> [Double] {
         guard let value = layer.config[key], !value.isNull else { return [Double](repeating: fallback, count: channels) }
-        if let number = value.double { return [Double](repeating: number, count: channels) }
-        let numbers = value.array?.compactMap { $0.double ?? $0.array?.first?.double } ?? []
-        guard numbers.count == value.array?.count, numbers.count == 1 || numbers.count == channels else {
-            throw context.error(
-                .unsupported, layer, "'\(key)' is not a number or one per channel", expected: "1 or \(channels) numbers", found: "\(value)")
-        }
-        return numbers.count == 1 ? [Double](repeating: numbers[0], count: channels) : numbers
+        return try context.perChannel(value, channels: channels, layer, what: "'\(key)'")
     }
 }

@@ -89,6 +89,28 @@ struct KerasTranslationContext {
         try emit(layer, .channelAffine(affine), [input])
     }
 
+    /// A constant as one value per channel: a number, or numbers (nested lists of any depth, as Python
+    /// writes a (1, 1, C) array) that hold 1 or `channels` values; `what` names it in the error.
+    func perChannel(_ value: KerasJSON, channels: Int, _ layer: KerasLayerDescription, what: String) throws -> [Double] {
+        var numbers: [Double] = []
+        var other = false
+        func collect(_ value: KerasJSON) {
+            if let n = value.double {
+                numbers.append(n)
+            } else if let list = value.array {
+                list.forEach(collect)
+            } else {
+                other = true
+            }
+        }
+        collect(value)
+        guard !other, numbers.count == 1 || numbers.count == channels else {
+            throw error(
+                .unsupported, layer, "\(what) is not a number or one number per channel", expected: "1 or \(channels) numbers", found: "\(value)")
+        }
+        return numbers.count == 1 ? [Double](repeating: numbers[0], count: channels) : numbers
+    }
+
     /// The shared tail of Conv2D, SeparableConv2D, DepthwiseConv2D and Dense: the layer with its own
     /// activation, or, for softmax, a linear `<name>_preact` followed by a softmax under the layer's name.
     /// (A following BatchNormalization stays its own layer; `BatchNormAttachment` decides whether it folds.)

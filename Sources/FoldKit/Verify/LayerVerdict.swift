@@ -8,7 +8,8 @@ import FoldKitCore
 ///     fromControl = K x control.maxAbsDeviation                 (0 when the control is not finite)
 ///     carried    = what a non-expanding layer (|f'| <= 1) carries over from its inputs' allowances, or nil
 ///     allowed    = atol + max(floor, fromControl, carried)      (atol + rtol x max|ref| with --rtol)
-///     pass       = candidate.maxAbsDeviation <= allowed
+///     pass       = candidate.maxAbsDeviation <= allowed, or every element over `allowed` is
+///                  ill-conditioned (`conditioning`, see `ConditioningFinding`)
 public struct LayerVerdict: Codable, Equatable, Sendable {
     /// The layer's index.
     public var index: Int
@@ -32,8 +33,11 @@ public struct LayerVerdict: Codable, Equatable, Sendable {
     public var allowed: Double
     /// Which term set `allowed`: "floor", "control", "carried" or "rtol".
     public var allowedBy: String
-    /// candidate.maxAbsDeviation <= allowed.
+    /// candidate.maxAbsDeviation <= allowed, or every element over it ill-conditioned.
     public var pass: Bool
+    /// For a layer whose largest deviation is over `allowed`: what the conditioning check found (nil for
+    /// layers within it, and with --rtol, which replaces the control-based rule).
+    public var conditioning: ConditioningFinding?
 
     /// max |reference| of the layer.
     public var maxAbsReference: Double { candidate.maxAbsReference }

@@ -13,6 +13,8 @@ struct PrecisionJudge {
     /// The allowance of the network input: float16 storage rounds it on entry.
     private let inputAllowance: Double
     private(set) var verdicts: [LayerVerdict] = []
+    /// The elements over the allowance of failing layers, for `checkConditioning`.
+    private var conditioning = ConditioningCheck()
 
     init(precision: VerificationPrecision, network: Network, input: [Float], absoluteTolerance: Double, relativeTolerance: Double?) {
         self.precision = precision
@@ -52,7 +54,25 @@ struct PrecisionJudge {
             control: controlDeviation, candidate: deviation, floor: floor, fromControl: fromControl, carried: carried,
             allowed: allowed, allowedBy: allowedBy, pass: deviation.maxAbsDeviation <= allowed)
         verdicts.append(verdict)
+        if !verdict.pass, relativeTolerance == nil {
+            conditioning.collect(
+                layer: index, reference: reference, candidate: candidate, control: control, allowed: allowed,
+                saturating: SaturatingActivation(producing: index, in: network, precision: precision))
+        }
         return verdict
+    }
+
+    /// Whether some failing layer has elements for `checkConditioning` to examine.
+    var hasConditioningWork: Bool { conditioning.hasPendingElements }
+
+    /// Runs the conditioning check (`ConditioningCheck`) over the failing layers: each gets its finding,
+    /// and passes when every element over its allowance is ill-conditioned. `input` is the passes' input.
+    mutating func checkConditioning(input: [Float], productThreading: ProductThreading) throws {
+        let findings = try conditioning.examine(network: network, input: input, precision: precision, productThreading: productThreading)
+        for (index, finding) in findings where index < verdicts.count {
+            verdicts[index].conditioning = finding
+            if finding.excusesLayer { verdicts[index].pass = true }
+        }
     }
 
     var result: PrecisionVerdict { PrecisionVerdict(precision: precision, layers: verdicts) }

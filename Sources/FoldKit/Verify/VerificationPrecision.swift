@@ -15,8 +15,9 @@ public enum VerificationPrecision: String, Codable, Sendable, CaseIterable {
     }
 
     /// How the executor emulates it (parameters read layer by layer, as verify's passes do), its products
-    /// threaded as `productThreading` says.
-    public func executorOptions(productThreading: ProductThreading = .library) -> ExecutorOptions {
-        ExecutorOptions(float16Storage: self == .float16Storage, streamParameters: true, productThreading: productThreading)
+    /// threaded as `productThreading` says, its outputs perturbed by `perturbation` if given.
+    public func executorOptions(productThreading: ProductThreading = .library, perturbation: RoundingPerturbation? = nil) -> ExecutorOptions {
+        ExecutorOptions(
+            float16Storage: self == .float16Storage, streamParameters: true, productThreading: productThreading, perturbation: perturbation)
     }
 }

@@ -145,13 +145,14 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                     layer.type, layer.shape.map(String.init).joined(separator: "x"),
                     format(d.maxAbsReference), format(layer.control.maxAbsDeviation), format(d.maxAbsDeviation), format(d.relativeDeviation),
                     format(d.meanAbsDeviation), format(d.p99AbsDeviation), "(\(d.at.channel),\(d.at.y),\(d.at.x))",
-                    format(layer.allowed), layer.allowedBy, layer.pass ? "ok" : "OVER",
+                    format(layer.allowed), layer.allowedBy, layer.pass ? (layer.conditioning == nil ? "ok" : "ok*") : "OVER",
                 ])
             }
             let widths = (0..<header.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
                 lines.append(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
             }
+            lines += conditioningLines(verdict)
         }
         if let hazards = float16Hazards {
             lines.append("")
@@ -215,10 +216,16 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         if passed {
             let layers = precisions.flatMap(\.layers)
             let worst = layers.map(\.candidate.relativeDeviation).max() ?? 0
-            let closest = layers.map { $0.allowed > 0 ? $0.candidate.maxAbsDeviation / $0.allowed : 0 }.max() ?? 0
+            // Over layers within their allowance; ok* layers are over it by definition and reported apart.
+            let closest = layers.filter { $0.conditioning == nil }.map { $0.allowed > 0 ? $0.candidate.maxAbsDeviation / $0.allowed : 0 }.max() ?? 0
+            let excused = layers.compactMap(\.conditioning).filter(\.excusesLayer)
             lines.append(
                 "PASS: all \(precisions.first?.layers.count ?? 0) layers within tolerance in \(precisions.map(\.precision.rawValue).joined(separator: " and ")) "
-                    + "(largest relative deviation \(format(worst)); largest max dev / allowed \(format(closest)))")
+                    + "(largest relative deviation \(format(worst)); largest max dev / allowed \(format(closest)))"
+                    + (excused.isEmpty
+                        ? ""
+                        : "; \(excused.map(\.illConditioned).reduce(0, +)) ill-conditioned elements in \(excused.count) layers (ok*), "
+                            + "which rounding alone moves as far in the original network"))
         } else {
             var reasons: [String] = []
             for verdict in precisions {
@@ -240,6 +247,40 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             lines.append("FAIL: " + reasons.joined(separator: "; "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The conditioning check's findings of one precision, one line per layer it looked at.
+    private func conditioningLines(_ verdict: PrecisionVerdict) -> [String] {
+        let examined = verdict.layers.filter { $0.conditioning != nil }
+        guard !examined.isEmpty else { return [] }
+        let runs = examined.compactMap(\.conditioning).map(\.runs).max() ?? 0
+        var lines = [
+            "",
+            "\(verdict.precision.rawValue) conditioning check of the layers over their allowance: spread = max |run - reference| over \(runs) runs "
+                + "of the original network in \(verdict.precision.rawValue) (the control and \(max(runs - 1, 0)) with every layer output and parameter "
+                + "perturbed by up to 2 units of roundoff, relative); an element is ill-conditioned - the precision cannot resolve it, folded or not - when "
+                + "its max dev <= K x spread (K = \(verdict.controlFactor)); ok* = every element over the allowance is ill-conditioned",
+        ]
+        for layer in examined {
+            guard let finding = layer.conditioning else { continue }
+            var line =
+                "  \(layer.index) \(layer.name) (\(layer.type)): \(finding.elementsOverAllowance) element\(finding.elementsOverAllowance == 1 ? "" : "s") "
+                + "over the allowance"
+            if let reason = finding.notExamined {
+                line += ", not examined: \(reason)"
+            } else {
+                line += ", \(finding.illConditioned) ill-conditioned"
+                if let activation = finding.comparedBefore { line += " (measured on the \(activation)'s input)" }
+                if let e = finding.leastExplained {
+                    let ratio = e.spread > 0 ? e.deviation / e.spread : .infinity
+                    line +=
+                        "; least explained at (\(e.at.channel),\(e.at.y),\(e.at.x)): max dev \(format(e.deviation)), spread \(format(e.spread)) "
+                        + "(\(String(format: "%.2f", ratio)) x)"
+                }
+            }
+            lines.append(line)
+        }
+        return lines
     }
 
     private func format(_ value: Double) -> String {

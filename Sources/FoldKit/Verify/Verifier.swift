@@ -141,6 +141,13 @@ public enum Verifier {
             if case .detection = original.layers[index].kind { referenceHeads[index] = referenceOutput.map(Float.init) }
             progress?(phase, index + 1, layerCount)
         }
+        // Failing layers: are the elements over the allowance ones the precision itself cannot resolve?
+        var conditioningSeconds = 0.0
+        for p in judges.indices where judges[p].hasConditioningWork {
+            let start = DispatchTime.now()
+            try judges[p].checkConditioning(input: input.values, productThreading: options.productThreading)
+            conditioningSeconds += PhaseClock.seconds(since: start)
+        }
         let verdicts = judges.map(\.result)
         guard verdicts.allSatisfy({ $0.layers.count == layerCount }) else {
             throw FoldKitError(
@@ -163,6 +170,9 @@ public enum Verifier {
         clock.record("control passes (original network)", seconds: seconds.control)
         clock.record("folded passes", seconds: seconds.candidate)
         clock.record("layer comparison", seconds: seconds.comparison)
+        if conditioningSeconds > 0 {
+            clock.record("conditioning check (\(ConditioningCheck.perturbedRuns) perturbed passes)", seconds: conditioningSeconds)
+        }
         var detections: DetectionComparison?
         if isDetector {
             let referenceBoxes = DetectionDecoder.decodeHeads(

@@ -37,7 +37,9 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         let count = conv.outputChannels * (conv.inputChannels / conv.groups) * conv.kernelHeight * conv.kernelWidth
         epilogue = ChannelEpilogue(
             bias: try conv.bias.map {
-                try scalarParameters($0, count: conv.outputChannels, role: .bias, layer: layer, roundToHalf: options.float16Storage)
+                try scalarParameters(
+                    $0, count: conv.outputChannels, role: .bias, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation
+                )
             },
             batchNorm: try conv.batchNorm.map { try PreparedBatchNorm($0, channels: conv.outputChannels, layer: layer) },
             activation: conv.activation)
@@ -45,7 +47,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         let splitsProducts = options.productThreading == .splitAcrossCores
         if path == .winograd || path == .winogradF4 {
             // The Winograd paths keep only what they multiply by: no Scalar copy of the weights.
-            let floats: [Float] = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
+            let floats: [Float] = try scalarParameters(
+                conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
             weights = []
             winograd =
                 path == .winograd
@@ -54,7 +57,8 @@ struct ConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
                 path == .winogradF4
                 ? WinogradLayer(geometry: geometry, weights: floats, precompute: !options.streamParameters, splitsProducts: splitsProducts) : nil
         } else {
-            weights = try scalarParameters(conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage)
+            weights = try scalarParameters(
+                conv.weights, count: count, role: .weights, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
             winograd = nil
             winogradF4 = nil
         }

@@ -33,7 +33,7 @@ struct TransposedConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
         (kernelHeight, kernelWidth, strideY, strideX, offsetY, offsetX) = (t.kernelHeight, t.kernelWidth, t.strideY, t.strideX, t.offsetY, t.offsetX)
         let (o, i, kh, kw) = (t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth)
         let oihw: [Scalar] = try scalarParameters(
-            t.weights, count: o * i * kh * kw, role: .weights, layer: layer, roundToHalf: options.float16Storage)
+            t.weights, count: o * i * kh * kw, role: .weights, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
         weights = [Scalar](unsafeUninitializedCapacity: oihw.count) { buffer, initialized in
             for oc in 0..<o {
                 for ic in 0..<i {
@@ -45,7 +45,9 @@ struct TransposedConvolutionKernel<Scalar: ExecutorScalar>: LayerKernel {
             initialized = oihw.count
         }
         epilogue = ChannelEpilogue(
-            bias: try t.bias.map { try scalarParameters($0, count: o, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
+            bias: try t.bias.map {
+                try scalarParameters($0, count: o, role: .bias, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
+            },
             batchNorm: nil, activation: t.activation)
         inputRows = (0..<kh).map { ky in Self.reaching(inputs: input.height, stride: t.strideY, tap: ky - t.offsetY, outputs: output.height) }
         inputColumns = (0..<kw).map { kx in Self.reaching(inputs: input.width, stride: t.strideX, tap: kx - t.offsetX, outputs: output.width) }

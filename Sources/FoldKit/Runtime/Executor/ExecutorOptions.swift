@@ -20,10 +20,20 @@ public struct ExecutorOptions: Sendable {
     /// the same either way.
     public var productThreading: ProductThreading = .library
 
-    /// float32 (or float64) storage, weights prepared up front, products threaded by the BLAS unless told otherwise.
-    public init(float16Storage: Bool = false, streamParameters: Bool = false, productThreading: ProductThreading = .library) {
+    /// Perturb every computed layer output and every parameter tensor by a seeded random relative amount
+    /// (`RoundingPerturbation`), before the float16 rounding of `float16Storage`: another sample of the
+    /// precision's rounding. nil (the default): no perturbation.
+    public var perturbation: RoundingPerturbation?
+
+    /// float32 (or float64) storage, weights prepared up front, products threaded by the BLAS unless told
+    /// otherwise, no perturbation.
+    public init(
+        float16Storage: Bool = false, streamParameters: Bool = false, productThreading: ProductThreading = .library,
+        perturbation: RoundingPerturbation? = nil
+    ) {
         self.float16Storage = float16Storage
         self.streamParameters = streamParameters
         self.productThreading = productThreading
+        self.perturbation = perturbation
     }
 }

@@ -36,8 +36,8 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
         if let scratch { executor.returnScratch(scratch) }
     }
 
-    /// Computes the next layer and returns its index and output (float16-rounded with
-    /// `ExecutorOptions.float16Storage`); nil once every layer has run. Outputs no later layer reads are
+    /// Computes the next layer and returns its index and output (perturbed with
+    /// `ExecutorOptions.perturbation`, then float16-rounded with `ExecutorOptions.float16Storage`); nil once every layer has run. Outputs no later layer reads are
     /// released here (with `.outputsOnly`); the returned array stays valid for as long as the caller keeps it.
     public func next() throws -> (index: Int, output: [Scalar])? {
         let network = executor.network
@@ -59,6 +59,7 @@ public final class ExecutorPass<Scalar: ExecutorScalar> {
                 kernel.forward(inputs, into: values, scratch: workspace)
                 initialized = count
             }
+            executor.options.perturbation?.apply(to: &result, layer: index)
             if executor.options.float16Storage { Executor.roundToHalf(&result) }
             output = result
         }

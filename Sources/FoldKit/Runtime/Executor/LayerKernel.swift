@@ -15,12 +15,13 @@ extension LayerKernel {
     var scratchCount: Int { 0 }
 }
 
-/// Converts a parameter tensor to `Scalar`, optionally rounding to binary16, checking its size.
-/// For `Float` without rounding the values are used as read (no copy).
+/// Converts a parameter tensor to `Scalar`, checking its size, optionally perturbed
+/// (`RoundingPerturbation.applyToParameters`) and then rounded to binary16. For `Float` without either
+/// the values are used as read (no copy).
 @_specialize(where Scalar == Float)
 @_specialize(where Scalar == Double)
 func scalarParameters<Scalar: ExecutorScalar>(
-    _ tensor: WeightTensor, count: Int, role: TensorRole, layer: Layer, roundToHalf: Bool
+    _ tensor: WeightTensor, count: Int, role: TensorRole, layer: Layer, roundToHalf: Bool, perturbation: RoundingPerturbation? = nil
 ) throws -> [Scalar] {
     let values: [Float]
     do {
@@ -42,17 +43,18 @@ func scalarParameters<Scalar: ExecutorScalar>(
             .badInput, "\(name) has the wrong number of values", file: layer.source.file,
             line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")
     }
-    if Scalar.self == Float.self && !roundToHalf {
+    if Scalar.self == Float.self && !roundToHalf && perturbation == nil {
         return unsafeBitCast(values, to: [Scalar].self)
     }
-    return [Scalar](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+    var converted = [Scalar](unsafeUninitializedCapacity: values.count) { buffer, initialized in
         values.withUnsafeBufferPointer { source in
-            if roundToHalf {
-                for i in source.indices { buffer[i] = Scalar(source[i]).roundedToHalf() }
-            } else {
-                for i in source.indices { buffer[i] = Scalar(source[i]) }
-            }
+            for i in source.indices { buffer[i] = Scalar(source[i]) }
         }
         initialized = values.count
     }
+    perturbation?.applyToParameters(&converted, layer: layer.label, role: role.rawValue)
+    if roundToHalf {
+        for i in converted.indices { converted[i] = converted[i].roundedToHalf() }
+    }
+    return converted
 }

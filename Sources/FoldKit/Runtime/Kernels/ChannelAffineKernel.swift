@@ -5,8 +5,10 @@ struct ChannelAffineKernel<Scalar: ExecutorScalar>: LayerKernel {
     let shape: ActivationShape
 
     init(_ affine: ChannelAffine, shape: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
-        scale = try scalarParameters(affine.scale, count: shape.channels, role: .scale, layer: layer, roundToHalf: options.float16Storage)
-        shift = try scalarParameters(affine.shift, count: shape.channels, role: .shift, layer: layer, roundToHalf: options.float16Storage)
+        scale = try scalarParameters(
+            affine.scale, count: shape.channels, role: .scale, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
+        shift = try scalarParameters(
+            affine.shift, count: shape.channels, role: .shift, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
         self.shape = shape
     }
 

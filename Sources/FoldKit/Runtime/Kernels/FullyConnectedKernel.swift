@@ -12,9 +12,13 @@ struct FullyConnectedKernel<Scalar: ExecutorScalar>: LayerKernel {
         inputCount = fc.inputCount
         outputCount = fc.outputCount
         weights = try scalarParameters(
-            fc.weights, count: fc.inputCount * fc.outputCount, role: .weights, layer: layer, roundToHalf: options.float16Storage)
+            fc.weights, count: fc.inputCount * fc.outputCount, role: .weights, layer: layer, roundToHalf: options.float16Storage,
+            perturbation: options.perturbation)
         epilogue = ChannelEpilogue(
-            bias: try fc.bias.map { try scalarParameters($0, count: fc.outputCount, role: .bias, layer: layer, roundToHalf: options.float16Storage) },
+            bias: try fc.bias.map {
+                try scalarParameters(
+                    $0, count: fc.outputCount, role: .bias, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
+            },
             batchNorm: try fc.batchNorm.map { try PreparedBatchNorm($0, channels: fc.outputCount, layer: layer) },
             activation: fc.activation)
         splitsProducts = options.productThreading == .splitAcrossCores

@@ -20,11 +20,13 @@ struct LayerNormalizationKernel<Scalar: ExecutorScalar>: LayerKernel {
         let channels = shape.channels
         gamma =
             try normalization.gamma.map {
-                try scalarParameters($0, count: channels, role: .gamma, layer: layer, roundToHalf: options.float16Storage)
+                try scalarParameters(
+                    $0, count: channels, role: .gamma, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
             } ?? [Scalar](repeating: 1, count: channels)
         beta =
             try normalization.beta.map {
-                try scalarParameters($0, count: channels, role: .beta, layer: layer, roundToHalf: options.float16Storage)
+                try scalarParameters(
+                    $0, count: channels, role: .beta, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
             } ?? [Scalar](repeating: 0, count: channels)
         epsilon = Scalar(normalization.epsilon)
         self.shape = shape

@@ -5,7 +5,8 @@ struct PReLUKernel<Scalar: ExecutorScalar>: LayerKernel {
 
     init(alpha tensor: WeightTensor, shape: ActivationShape, layer: Layer, options: ExecutorOptions) throws {
         let count = tensor.count == shape.count ? shape.count : shape.channels
-        alpha = try scalarParameters(tensor, count: count, role: .alpha, layer: layer, roundToHalf: options.float16Storage)
+        alpha = try scalarParameters(
+            tensor, count: count, role: .alpha, layer: layer, roundToHalf: options.float16Storage, perturbation: options.perturbation)
         self.shape = shape
     }
 

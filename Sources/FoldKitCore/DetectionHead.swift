@@ -36,4 +36,8 @@ public struct DetectionHead: Sendable, Hashable {
 
     /// Number of boxes predicted per grid cell.
     public var boxesPerCell: Int { mask.count }
+
+    /// The mask values that select no anchor pair (index * 2 + 1 past `anchors`): darknet loads such a
+    /// [yolo] head and reads past its anchor array (undefined behaviour); no boxes are decoded for them.
+    public var undecodedMask: [Int] { mask.filter { 2 * $0 + 1 >= anchors.count } }
 }

@@ -10,6 +10,10 @@ package enum SizeLimits {
     /// them (Darknet `inspect model.cfg` zero-fills): 2^28, 1 GiB as float32 (yolov4 has 6.4e7).
     package static let maximumZeroFilledWeightElements = 1 << 28
 
+    /// The most anchors (`num=`) a [yolo] or [region] head may declare: darknet allocates num * 2 floats
+    /// for them before anything else checks `num`, and so would a reader that follows it.
+    package static let maximumAnchors = 1 << 16
+
     /// The product of `dimensions`, or nil when one is negative or the product overflows `Int`.
     package static func elementCount(_ dimensions: [Int]) -> Int? {
         var product = 1

@@ -3,21 +3,30 @@ import FoldKitCore
 /// Detection heads: the raw tensor passes through; the verifier decodes it.
 enum DetectionSections {
     /// [yolo]: `classes` (20), `num` (1) anchors in total, `mask` (default 0..<num) selects this head's
-    /// anchors, `anchors` (w,h pairs in pixels; the first num*2 values are used), `scale_x_y` (1),
-    /// `new_coords` (0). The input must have mask.count * (classes + 5) channels, as darknet checks.
+    /// anchors, `anchors` (w,h pairs in pixels), `scale_x_y` (1), `new_coords` (0). The input must have
+    /// mask.count * (classes + 5) channels, as darknet checks.
+    ///
+    /// Anchors as darknet's `parse_yolo` reads them (darknet src/parser.c): into an array of num*2 zeros,
+    /// the first num*2 values given (fewer leave zeros: cspx-p7-mish_hp.cfg has 31 values for num=16, a
+    /// missing comma having joined two); 0.5 each when `anchors=` is absent. A mask value at or past num
+    /// (cspx-p7-mish.cfg: mask=16,17,18,19 with num=16) is loaded by darknet, which then reads past that
+    /// array (undefined behaviour): FoldKit reads the network and decodes no boxes for those anchors
+    /// (`DetectionHead.undecodedMask`, named in the verify report).
     static func yolo(_ context: SectionContext) throws -> BuiltLayer {
         let classes = try context.int("classes", default: 20)
         let total = try context.int("num", default: 1)
         let mask = try context.intList("mask") ?? Array(0..<max(total, 0))
-        guard classes >= 1, total >= 1, !mask.isEmpty, mask.allSatisfy({ $0 >= 0 && $0 < total }) else {
+        guard classes >= 1, total >= 1, !mask.isEmpty, mask.allSatisfy({ $0 >= 0 }) else {
             throw context.error(
-                .badInput, "[yolo] needs classes >= 1, num >= 1 and mask values in 0..<num",
+                .badInput, "[yolo] needs classes >= 1, num >= 1 and mask values >= 0",
                 found: "classes=\(classes) num=\(total) mask=\(mask)")
         }
-        // Darknet initialises anchors to 0.5 when `anchors=` is absent.
-        let anchors = Array((try context.floatList("anchors") ?? [Float](repeating: 0.5, count: total * 2)).prefix(total * 2))
-        guard anchors.count == total * 2 else {
-            throw context.error(.badInput, "[yolo] needs num*2 anchor values", expected: "\(total * 2)", found: "\(anchors.count)")
+        guard total <= SizeLimits.maximumAnchors else {
+            throw context.error(.badInput, "[yolo] num is too large", expected: "at most \(SizeLimits.maximumAnchors)", found: "\(total)")
+        }
+        var anchors = [Float](repeating: 0.5, count: total * 2)
+        if let given = try context.floatList("anchors") {
+            anchors = Array(given.prefix(total * 2)) + [Float](repeating: 0, count: max(0, total * 2 - given.count))
         }
         let expected = mask.count * (classes + 5)
         guard context.inputShape.channels == expected else {
@@ -45,6 +54,9 @@ enum DetectionSections {
         guard classes >= 1, coords >= 4, num >= 1 else {
             throw context.error(
                 .badInput, "[region] needs classes >= 1, coords >= 4, num >= 1", found: "classes=\(classes) coords=\(coords) num=\(num)")
+        }
+        guard num <= SizeLimits.maximumAnchors else {
+            throw context.error(.badInput, "[region] num is too large", expected: "at most \(SizeLimits.maximumAnchors)", found: "\(num)")
         }
         // Darknet initialises anchors to 0.5 when `anchors=` is absent.
         let anchors = Array((try context.floatList("anchors") ?? [Float](repeating: 0.5, count: num * 2)).prefix(num * 2))

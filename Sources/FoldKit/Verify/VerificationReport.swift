@@ -56,6 +56,9 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     public var float16FailureCause: [Float16Hazard]?
     /// Boxes of the original and folded networks, for detectors.
     public var detections: DetectionComparison?
+    /// Detection heads whose mask selects anchors the head does not have (a [yolo] mask value at or past
+    /// num): one sentence each; no boxes are decoded for those anchors. nil when there is none.
+    public var undecodedAnchors: [String]?
     /// Blob files that are missing, truncated or changed (verify --blobs).
     public var blobProblems: [BlobReader.Problem]?
     /// Float16 range problems (with --fp16).
@@ -100,6 +103,14 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             float16FailureCause = upstream.filter { $0.kind != .weightSubnormal } + upstream.filter { $0.kind == .weightSubnormal }
         }
         self.detections = detections
+        let undecoded = original.layers.enumerated().compactMap { index, layer -> String? in
+            guard case .detection(let head) = layer.kind, !head.undecodedMask.isEmpty else { return nil }
+            return
+                "layer \(index) '\(layer.name)' (\(head.kind.rawValue)): mask values \(head.undecodedMask.map(String.init).joined(separator: ", ")) "
+                + "are past num=\(head.anchors.count / 2) anchors (darknet loads this and reads past its anchor array: undefined); "
+                + "no boxes are decoded for them, the layer's values are still compared"
+        }
+        undecodedAnchors = undecoded.isEmpty ? nil : undecoded
         self.blobProblems = blobProblems.isEmpty ? nil : blobProblems
         self.float16Hazards = float16Hazards
         self.timings = timings
@@ -202,6 +213,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                         + "above the threshold score >= \(BoxComparison.nearOne); the box comparison is reported but does not count in the verdict "
                         + "(the per-layer comparison still judges the fold)")
             }
+            lines += (undecodedAnchors ?? []).map { "  not decoded: " + $0 }
             lines.append(
                 "boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; float16 control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))"
             )

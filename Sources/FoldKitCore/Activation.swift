@@ -23,6 +23,8 @@ public enum Activation: Hashable, Sendable {
     case mish
     /// Darknet hard_mish: x > 0 ? x : (x > -2 ? x*x/2 + x : 0)
     case hardMish
+    /// Darknet ramp: x * (x > 0) + 0.1 * x (1.1 x above 0, 0.1 x below; strided.cfg)
+    case ramp
     /// f(x) = 0.5 * x * (1 + tanh(0.797885 x + 0.035677 x^3)), Darknet's gelu with its constants
     /// (the tanh approximation).
     case gelu
@@ -53,6 +55,7 @@ public enum Activation: Hashable, Sendable {
         case .swish: return "swish"
         case .mish: return "mish"
         case .hardMish: return "hard_mish"
+        case .ramp: return "ramp"
         case .gelu: return "gelu"
         case .geluErf: return "gelu_erf"
         case .softplus: return "softplus"

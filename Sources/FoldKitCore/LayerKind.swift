@@ -47,8 +47,9 @@ public enum LayerKind: Sendable {
     case reshape(Reshape)
     /// Zero padding around the feature map (Keras ZeroPadding2D). Inputs: 1.
     case zeroPad(Padding2D)
-    /// Remove rows and columns at the edges (Keras Cropping2D). Inputs: 1.
-    case crop(Padding2D)
+    /// Remove rows and columns at the edges (Keras Cropping2D), then out = in * scale + shift (Darknet
+    /// [crop] at inference: a centred crop, scale 2 and shift -1 unless noadjust=1). Inputs: 1.
+    case crop(Padding2D, scale: Float = 1, shift: Float = 0)
     /// A window along the channels: out[c] = in[c + offset], zero outside the input (`ChannelRange`:
     /// channel padding and slicing). Inputs: 1.
     case channelRange(ChannelRange)

@@ -131,7 +131,7 @@ extension LayerKind {
             result = r.target
         case .zeroPad(let p):
             result = ActivationShape(channels: first.channels, height: first.height + p.top + p.bottom, width: first.width + p.left + p.right)
-        case .crop(let p):
+        case .crop(let p, _, _):
             result = ActivationShape(channels: first.channels, height: first.height - p.top - p.bottom, width: first.width - p.left - p.right)
         case .channelRange(let r):
             try require(r.channels >= 1, "a channel window needs at least one channel", expected: ">= 1", found: "\(r.channels)")

@@ -16,10 +16,11 @@ import FoldKitCore
 /// | swish | .swish | x * logistic(x) |
 /// | mish | .mish | x * tanh(softplus(x)), softplus threshold 20 |
 /// | hard_mish | .hardMish | x > 0 ? x : (x > -2 ? x*x/2 + x : 0) |
+/// | ramp | .ramp | x * (x > 0) + 0.1 x |
 /// | gelu | .gelu | 0.5x(1 + tanh(0.797885x + 0.035677x^3)) |
 ///
 /// Darknet falls back to ReLU (or logistic) for an unknown name with only a warning; FoldKit refuses
-/// it instead. Darknet's other activations (loggy, relie, ramp, plse, stair, hardtan, lhtan,
+/// it instead. Darknet's other activations (loggy, relie, plse, stair, hardtan, lhtan,
 /// revleaky, normalize_channels*) are refused as unsupported. There is no `relu2` in darknet.
 enum DarknetActivation {
     static func parse(_ name: String) -> Activation? {
@@ -36,12 +37,13 @@ enum DarknetActivation {
         case "mish": return .mish
         case "hard_mish": return .hardMish
         case "gelu": return .gelu
+        case "ramp": return .ramp
         default: return nil
         }
     }
 
     static let darknetOnly: Set<String> = [
-        "loggy", "relie", "ramp", "plse", "stair", "hardtan", "lhtan", "revleaky",
+        "loggy", "relie", "plse", "stair", "hardtan", "lhtan", "revleaky",
         "normalize_channels", "normalize_channels_softmax", "normalize_channels_softmax_maxval",
     ]
 
@@ -58,10 +60,10 @@ enum DarknetActivation {
         if darknetOnly.contains(option.value) {
             throw context.error(
                 .unsupported, "activation '\(option.value)' is not supported by FoldKit", at: option,
-                expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
+                expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish, gelu or ramp")
         }
         throw context.error(
             .badInput, "unknown activation '\(option.value)'", at: option,
-            expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish or gelu")
+            expected: "linear, logistic, leaky, relu, relu6, tanh, elu, selu, swish, mish, hard_mish, gelu or ramp")
     }
 }

@@ -40,7 +40,7 @@ final class RefusalTests: XCTestCase {
             ("[route]\nlayers=5\n", .badInput, 12, "does not name an earlier layer"),
             ("[route]\ngroups=2\n", .badInput, 11, "layers="),
             ("[yolo]\nmask=0\nclasses=80\nnum=1\n", .badInput, 11, "input channels"),
-            ("[softmax]\ntemperature=2\n", .unsupported, 12, "temperature"),
+            ("[softmax]\ntemperature=0\n", .badInput, 11, "temperature"),
             ("[net]\nwidth=4\n", .badInput, 11, "[net]"),
             ("[gaussian_yolo]\n", .unsupported, 11, "unsupported layer [gaussian_yolo]"),
         ]

@@ -103,10 +103,14 @@ public enum ToleranceBudget {
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {
         switch layer.kind {
         case .activation(let a): return lipschitzBound(a).map { ($0, .largest) }
-        case .pooling, .globalAveragePool, .globalMaxPool, .concatenation, .reorg, .reshape, .zeroPad, .crop,
+        case .pooling, .globalAveragePool, .globalMaxPool, .concatenation, .reorg, .reshape, .zeroPad,
             .channelRange, .identity, .detection:
             return (1, .largest)
-        case .softmax: return (0.5, .largest)
+        case .crop(_, let scale, _): return abs(Double(scale)) <= 1 ? (abs(Double(scale)), .largest) : nil
+        case .softmax(let axis):
+            // The Jacobian of softmax(x / T) is (diag(p) - p p^T) / T: max-norm <= 1 / (2T).
+            let gain = 0.5 / Double(axis.temperature)
+            return gain <= 1 ? (gain, .largest) : nil
         case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil
         case .sum(let s): return lipschitzBound(s.activation).map { ($0, .sum) }
         case .layerNormalization: return nil  // divides by the input's own spread: no bound
@@ -133,7 +137,7 @@ public enum ToleranceBudget {
         case .hardSigmoidRelu6: bound = 1.0 / 6
         case .elu(let alpha): bound = max(1, abs(Double(alpha)))
         case .clippedRelu(_, let slope, _): bound = max(1, abs(Double(slope)))
-        case .selu, .swish, .mish, .gelu, .geluErf, .hardSwish: return nil
+        case .selu, .swish, .mish, .gelu, .geluErf, .hardSwish, .ramp: return nil
         }
         return bound <= 1 ? bound : nil
     }

@@ -50,6 +50,7 @@ final class KernelReferenceTests: XCTestCase {
             let softplus = x > 20 ? x : (x < -20 ? exp(x) : log1p(exp(x)))
             return x * Foundation.tanh(softplus)
         case .hardMish: return x > 0 ? x : (x > -2 ? x * x / 2 + x : 0)
+        case .ramp: return (x > 0 ? x : 0) + Double(Float(0.1)) * x
         case .gelu: return 0.5 * x * (1 + Foundation.tanh(0.797885 * x + 0.035677 * x * x * x))
         case .softplus: return log(1 + exp(x))
         case .hardSigmoid: return min(max(0.2 * x + 0.5, 0), 1)
@@ -319,7 +320,7 @@ final class KernelReferenceTests: XCTestCase {
 
     static let allActivations: [Activation] = [
         .linear, .relu, .leaky(slope: 0.1), .leaky(slope: 0.3), .logistic, .tanh, .relu6, .elu(alpha: 1), .elu(alpha: 0.5),
-        .kerasSelu, .darknetSelu, .swish, .mish, .hardMish, .gelu, .geluErf, .softplus, .hardSigmoid, .hardSigmoidRelu6, .hardSwish,
+        .kerasSelu, .darknetSelu, .swish, .mish, .hardMish, .ramp, .gelu, .geluErf, .softplus, .hardSigmoid, .hardSigmoidRelu6, .hardSwish,
         .clippedRelu(maxValue: 1.5, negativeSlope: 0.2, threshold: 0.25), .clippedRelu(maxValue: nil, negativeSlope: 0, threshold: 0),
     ]
 

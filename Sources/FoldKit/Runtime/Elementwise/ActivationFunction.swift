@@ -5,7 +5,7 @@ enum ActivationFunction {
     /// Whether the activation calls exp/tanh/log (worth spreading over cores on large tensors).
     static func isTranscendental(_ activation: Activation) -> Bool {
         switch activation {
-        case .linear, .relu, .leaky, .relu6, .hardMish, .hardSigmoid, .hardSigmoidRelu6, .hardSwish, .clippedRelu: return false
+        case .linear, .relu, .leaky, .relu6, .hardMish, .ramp, .hardSigmoid, .hardSigmoidRelu6, .hardSwish, .clippedRelu: return false
         case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .geluErf, .softplus: return true
         }
     }
@@ -38,6 +38,10 @@ enum ActivationFunction {
                 let v = x[i]
                 x[i] = v > 0 ? v : (v > -2 ? v * v / 2 + v : 0)
             }
+        case .ramp:
+            // darknet's x*(x>0) + .1f*x, in that order.
+            let s = Scalar(Float(0.1))
+            for i in x.indices { let v = x[i]; x[i] = (v > 0 ? v : 0) + s * v }
         case .logistic, .tanh, .elu, .selu, .swish, .mish, .gelu, .softplus:
             _ = TranscendentalActivation.apply(activation, to: x)
         case .relu6:

@@ -78,7 +78,7 @@ enum TranscendentalActivation {
             for i in 0..<n { let v = x[i]; x[i] = v >= 0 ? lambda * v : negative * t[i] }
         case .tanh:
             VectorMath.hyperbolicTangent(x, x, n)
-        case .linear, .relu, .leaky, .relu6, .hardMish, .hardSigmoid, .hardSigmoidRelu6, .hardSwish, .clippedRelu, .geluErf:
+        case .linear, .relu, .leaky, .relu6, .hardMish, .ramp, .hardSigmoid, .hardSigmoidRelu6, .hardSwish, .clippedRelu, .geluErf:
             return
         }
     }

@@ -143,7 +143,7 @@ public final class Executor<Scalar: ExecutorScalar> {
         case .prelu(let alpha):
             kernel = try PReLUKernel<Scalar>(alpha: alpha, shape: first, layer: layer, options: options)
         case .softmax(let axis):
-            if case .flattened(let groups) = axis, groups < 1 || first.count % groups != 0 {
+            if case .flattened(let groups, _) = axis, groups < 1 || first.count % groups != 0 {
                 throw FoldKitError(
                     .badInput, "softmax groups must divide the input size", file: layer.source.file,
                     line: layer.source.line, layer: layer.label, expected: "a divisor of \(first.count)", found: "groups=\(groups)")
@@ -182,8 +182,8 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = ReshapeKernel<Scalar>(input: first, target: r.target, order: r.order)
         case .zeroPad(let p):
             kernel = PadCropKernel<Scalar>(mode: .pad, edges: p, input: first, output: output)
-        case .crop(let p):
-            kernel = PadCropKernel<Scalar>(mode: .crop, edges: p, input: first, output: output)
+        case .crop(let p, let scale, let shift):
+            kernel = PadCropKernel<Scalar>(mode: .crop(scale: Scalar(scale), shift: Scalar(shift)), edges: p, input: first, output: output)
         case .channelRange(let r):
             kernel = ChannelRangeKernel<Scalar>(offset: r.offset, input: first, output: output)
         }

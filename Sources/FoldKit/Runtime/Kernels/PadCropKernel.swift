@@ -1,8 +1,11 @@
-/// Zero padding (Keras ZeroPadding2D) and cropping (Keras Cropping2D) of every channel:
+/// Zero padding (Keras ZeroPadding2D) and cropping (Keras Cropping2D, Darknet [crop]) of every channel:
 /// pad: out[c, y + top, x + left] = in[c, y, x], zeros elsewhere;
-/// crop: out[c, y, x] = in[c, y + top, x + left].
+/// crop: out[c, y, x] = in[c, y + top, x + left] * scale + shift (scale 1 and shift 0: a plain copy).
 struct PadCropKernel<Scalar: ExecutorScalar>: LayerKernel {
-    enum Mode { case pad, crop }
+    enum Mode {
+        case pad
+        case crop(scale: Scalar, shift: Scalar)
+    }
     let mode: Mode
     let edges: Padding2D
     let input: ActivationShape
@@ -22,12 +25,17 @@ struct PadCropKernel<Scalar: ExecutorScalar>: LayerKernel {
                         for x in 0..<input.width { result[dst + x] = source[src + x] }
                     }
                 }
-            case .crop:
+            case .crop(let scale, let shift):
+                let plain = scale == 1 && shift == 0
                 for c in 0..<output.channels {
                     for y in 0..<output.height {
                         let src = (c * input.height + y + edges.top) * input.width + edges.left
                         let dst = (c * output.height + y) * output.width
-                        for x in 0..<output.width { result[dst + x] = source[src + x] }
+                        if plain {
+                            for x in 0..<output.width { result[dst + x] = source[src + x] }
+                        } else {
+                            for x in 0..<output.width { result[dst + x] = source[src + x] * scale + shift }
+                        }
                     }
                 }
             }

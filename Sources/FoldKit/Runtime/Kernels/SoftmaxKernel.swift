@@ -1,6 +1,6 @@
 /// Softmax, the maximum subtracted first: y_i = exp(x_i - max) / sum_j exp(x_j - max).
-/// `.flattened(groups)`: over each of `groups` contiguous runs of count/groups values of the
-/// channel-major tensor (Darknet's softmax_cpu with temperature 1). `.perPixelChannels`: over the
+/// `.flattened(groups, temperature)`: over each of `groups` contiguous runs of count/groups values of the
+/// channel-major tensor, of x / temperature (Darknet's softmax_cpu). `.perPixelChannels`: over the
 /// channels at each (y, x) (Keras axis -1). The exponentials go through `VectorMath` (Docs/Activations.md).
 struct SoftmaxKernel<Scalar: ExecutorScalar>: LayerKernel {
     let axis: SoftmaxAxis
@@ -13,21 +13,27 @@ struct SoftmaxKernel<Scalar: ExecutorScalar>: LayerKernel {
         inputs[0].withUnsafeBufferPointer { input in
             guard let x = input.baseAddress else { return }
             switch axis {
-            case .flattened(let groups):
+            case .flattened(let groups, let temperature):
                 let n = shape.count / groups
-                for g in 0..<groups { softmaxRun(x + g * n, y + g * n, count: n) }
+                for g in 0..<groups { softmaxRun(x + g * n, y + g * n, count: n, temperature: Scalar(temperature)) }
             case .perPixelChannels:
                 softmaxOverChannels(x, y, channels: shape.channels, planeSize: shape.planeSize)
             }
         }
     }
 
-    /// Softmax of `count` contiguous values; the exponentials in one vector call (`VectorMath`).
+    /// Softmax of `count` contiguous values of x / temperature, computed as darknet's `softmax` does
+    /// (x_i / T - max / T; with T = 1 simply x_i - max); the exponentials in one vector call (`VectorMath`).
     @inline(__always)
-    private func softmaxRun(_ x: UnsafePointer<Scalar>, _ y: UnsafeMutablePointer<Scalar>, count: Int) {
+    private func softmaxRun(_ x: UnsafePointer<Scalar>, _ y: UnsafeMutablePointer<Scalar>, count: Int, temperature: Scalar) {
         var largest = -Scalar.infinity
         for i in 0..<count where x[i] > largest { largest = x[i] }
-        for i in 0..<count { y[i] = x[i] - largest }
+        if temperature == 1 {
+            for i in 0..<count { y[i] = x[i] - largest }
+        } else {
+            let scaledLargest = largest / temperature
+            for i in 0..<count { y[i] = x[i] / temperature - scaledLargest }
+        }
         VectorMath.exponential(y, y, count)
         var sum: Scalar = 0
         for i in 0..<count { sum += y[i] }

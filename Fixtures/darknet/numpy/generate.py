@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Reference outputs for Darknet layers that OpenCV's importer does not read, computed by a numpy
+transcription of darknet's own C code (AlexeyAB darknet, src/*.c, inference path), independent of
+FoldKit.
+
+For each network below this writes, into a folder of its name:
+  model.cfg      the network description
+  model.weights  weights in darknet's format (header major 0, minor 2, revision 0, seen as uint64;
+                 per [convolutional]: biases, [scales, rolling mean, rolling variance], weights;
+                 per [connected]: biases, weights, [scales, mean, variance]), drawn from
+                 numpy default_rng(SEED): uniform in [-0.5, 0.5), variances in [0.5, 1.5)
+  input.npy      float32 (1, C, H, W), default_rng(SEED + 1).random: uniform [0, 1)
+  layer_<i>.npy  float64 output of section i (counted from 0 after [net]) as darknet computes it,
+                 channel-major (1, C, H, W), or (1, N) after [connected] and [softmax]
+
+Transcribed (file: function):
+  crop_layer.c: forward_crop_layer with train = 0 - dh = (h - out_h) / 2, dw = (w - out_w) / 2,
+                out = in * 2 - 1 (noadjust=1: in)
+  blas.c: softmax - exp(x / T - max / T) / sum, over `groups` runs of the flattened input
+  activations.h: ramp_activate - x * (x > 0) + .1f * x; leaky .1f * x (0.1 as a float32)
+  convolutional_layer.c: forward_convolutional_layer - convolution, then batch norm
+                (x - mean) / sqrt(var + 0.00001) * scale + bias, or + bias, then the activation
+  connected_layer.c: forward_connected_layer - W x + b (no batch norm here)
+
+Usage: python3 Fixtures/darknet/numpy/generate.py   (numpy only; rewrites every folder)
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+SEED = 7
+
+NETWORKS = {
+    # crop with the -1..1 adjustment, a batch-normalised ramp convolution, crop without adjustment,
+    # a connected layer and a softmax with temperature over two groups.
+    "crop-ramp-softmax": """[net]
+height=12
+width=11
+channels=3
+
+[crop]
+crop_height=8
+crop_width=7
+flip=1
+angle=0
+saturation=1.5
+exposure=1.5
+
+[convolutional]
+batch_normalize=1
+filters=4
+size=3
+stride=1
+pad=1
+activation=ramp
+
+[crop]
+crop_height=5
+crop_width=4
+noadjust=1
+
+[connected]
+output=6
+activation=linear
+
+[softmax]
+groups=2
+temperature=3
+""",
+}
+
+
+def parse_cfg(text):
+    sections = []
+    for line in text.splitlines():
+        line = "".join(line.split())
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            sections.append((line[1:-1], {}))
+        else:
+            key, value = line.split("=", 1)
+            sections[-1][1][key] = value
+    return sections
+
+
+def activate(x, name):
+    if name == "linear":
+        return x
+    if name == "ramp":
+        return x * (x > 0) + np.float32(0.1) * x  # darknet: .1f
+    if name == "leaky":
+        return np.where(x > 0, x, np.float32(0.1) * x)  # darknet: .1f
+    if name == "logistic":
+        return 1 / (1 + np.exp(-x))
+    raise ValueError(name)
+
+
+def convolve(x, w, stride, pad):
+    c, h, wd = x.shape
+    n, _, k, _ = w.shape
+    out_h = (h + 2 * pad - k) // stride + 1
+    out_w = (wd + 2 * pad - k) // stride + 1
+    padded = np.pad(x, ((0, 0), (pad, pad), (pad, pad)))
+    out = np.zeros((n, out_h, out_w))
+    for dy in range(k):
+        for dx in range(k):
+            patch = padded[:, dy:dy + stride * out_h:stride, dx:dx + stride * out_w:stride]
+            out += np.einsum("oc,chw->ohw", w[:, :, dy, dx], patch)
+    return out
+
+
+def build(name, cfg):
+    folder = HERE / name
+    folder.mkdir(exist_ok=True)
+    (folder / "model.cfg").write_text(cfg)
+    sections = parse_cfg(cfg)
+    net = sections[0][1]
+    shape = (int(net["channels"]), int(net["height"]), int(net["width"]))
+    rng = np.random.default_rng(SEED)
+    x = np.random.default_rng(SEED + 1).random((1,) + shape).astype(np.float32)
+    np.save(folder / "input.npy", x)
+    x = x[0].astype(np.float64)
+    weights = [np.array([0, 2, 0], np.int32).tobytes(), np.array([0], np.uint64).tobytes()]
+
+    def draw(count, low=-0.5, high=0.5):
+        values = rng.uniform(low, high, count).astype(np.float32)
+        weights.append(values.tobytes())
+        return values.astype(np.float64)
+
+    for index, (kind, options) in enumerate(sections[1:]):
+        if kind == "crop":
+            c, h, w = x.shape
+            out_h, out_w = int(options.get("crop_height", 1)), int(options.get("crop_width", 1))
+            dh, dw = (h - out_h) // 2, (w - out_w) // 2
+            scale, trans = (1, 0) if int(options.get("noadjust", 0)) else (2, -1)
+            x = x[:, dh:dh + out_h, dw:dw + out_w] * scale + trans
+        elif kind == "convolutional":
+            n, k = int(options["filters"]), int(options["size"])
+            stride, pad = int(options.get("stride", 1)), (k // 2 if int(options.get("pad", 0)) else 0)
+            bias = draw(n)
+            normalized = int(options.get("batch_normalize", 0))
+            if normalized:
+                scales, mean, variance = draw(n), draw(n), draw(n, 0.5, 1.5)
+            w = draw(n * x.shape[0] * k * k).reshape(n, x.shape[0], k, k)
+            y = convolve(x, w, stride, pad)
+            if normalized:
+                y = (y - mean[:, None, None]) / np.sqrt(variance[:, None, None] + 0.00001) * scales[:, None, None]
+            x = activate(y + bias[:, None, None], options.get("activation", "logistic"))
+        elif kind == "connected":
+            n = int(options["output"])
+            bias = draw(n)
+            w = draw(n * x.size).reshape(n, x.size)
+            x = activate(w @ x.reshape(-1) + bias, options.get("activation", "logistic"))
+        elif kind == "softmax":
+            groups, temperature = int(options.get("groups", 1)), float(options.get("temperature", 1))
+            flat = x.reshape(groups, -1)
+            largest = flat.max(axis=1, keepdims=True)
+            e = np.exp(flat / temperature - largest / temperature)
+            x = (e / e.sum(axis=1, keepdims=True)).reshape(-1)
+        else:
+            raise ValueError(kind)
+        np.save(folder / f"layer_{index}.npy", x[None])
+    (folder / "model.weights").write_bytes(b"".join(weights))
+    print(name, "sections:", len(sections) - 1, "output", x.shape)
+
+
+if __name__ == "__main__":
+    for name, cfg in NETWORKS.items():
+        build(name, cfg)
+    (HERE / "networks.json").write_text(json.dumps(sorted(NETWORKS), indent=1) + "\n")

@@ -80,8 +80,8 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var saturation: Saturation
     /// The smallest IoU among compared pairs.
     public var smallestIoU: Float
-    /// With float16 storage: the smallest IoU between the reference's boxes and the control's (the
-    /// original network in float16 storage), from which `minimumIoU` was derived; nil in float32.
+    /// The smallest IoU between the reference's boxes and the control's (the original network in the
+    /// precision compared: float32, or float16 storage with --fp16), from which `minimumIoU` was derived.
     public var controlSmallestIoU: Float? = nil
     /// The largest |candidate score - reference score| among pairs.
     public var largestScoreDifference: Float

@@ -37,20 +37,23 @@ public enum ToleranceBudget {
         precision == .float32 ? 8 : 16
     }
     /// How many times the control's IoU shortfall (1 - smallest IoU of its boxes against the reference's)
-    /// the folded boxes may show with float16 storage: the layers' float16 control factor, since box
-    /// coordinates inherit the head's deviation (a 2x factor was measured too tight: seeded yolov2-tiny
-    /// with `wide` weights lost 2.4 times the control's shortfall, every layer within tolerance).
-    public static let boxFactor = Float(controlFactor(.float16Storage))
+    /// the folded boxes may show: the layers' control factor K of the precision, since box coordinates
+    /// inherit the head's deviation (a 2x factor was measured too tight with float16 storage: seeded
+    /// yolov2-tiny with `wide` weights lost 2.4 times the control's shortfall, every layer within
+    /// tolerance).
+    public static func boxFactor(_ precision: VerificationPrecision) -> Float { Float(controlFactor(precision)) }
 
-    /// The smallest IoU folded boxes must keep: `fixed` in float32; with float16 storage
+    /// The smallest IoU folded boxes must keep in `precision`:
     ///
-    ///     min(fixed, 1 - boxFactor x (1 - controlSmallestIoU))
+    ///     min(fixed, 1 - boxFactor(precision) x (1 - controlSmallestIoU))
     ///
-    /// so that float16's own movement of the boxes (measured by the control) is no false alarm, while a
-    /// fold that moves them much further than that still fails.
-    public static func minimumBoxIoU(fixed: Float, controlSmallestIoU: Float) -> Float {
+    /// so that what the precision itself moves the boxes by (measured by the control: float16 storage,
+    /// or float32 where a head's exp(tw) amplifies float32 rounding) is no false alarm, while a fold that
+    /// moves them much further than that still fails. In float32 on ordinary heads the control's boxes
+    /// agree to ~1e-5 and `fixed` stands.
+    public static func minimumBoxIoU(fixed: Float, controlSmallestIoU: Float, precision: VerificationPrecision) -> Float {
         guard controlSmallestIoU.isFinite else { return fixed }
-        return min(fixed, max(0, 1 - boxFactor * (1 - controlSmallestIoU)))
+        return min(fixed, max(0, 1 - boxFactor(precision) * (1 - controlSmallestIoU)))
     }
 
     /// The factor on the analytic floor.

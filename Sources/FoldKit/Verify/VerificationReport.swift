@@ -215,7 +215,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
             }
             lines += (undecodedAnchors ?? []).map { "  not decoded: " + $0 }
             lines.append(
-                "boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; float16 control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))"
+                "boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; the control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))"
             )
         }
         if let problems = blobProblems {

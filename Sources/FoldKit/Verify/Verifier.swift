@@ -132,9 +132,9 @@ public enum Verifier {
                     hazards?.append(hazard)
                 }
                 if case .detection = original.layers[index].kind {
+                    // The boxes compared are the last precision's: float16 storage with --fp16.
                     candidateHeads[index] = candidate
-                    // The control's boxes are compared only with float16 storage (see below).
-                    if options.float16 { controlHeads[index] = control }
+                    controlHeads[index] = control
                 }
                 seconds.comparison += PhaseClock.seconds(since: start)
             }
@@ -181,19 +181,17 @@ public enum Verifier {
             var settings = BoxComparison.Settings(
                 threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
                 frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
-            // With float16 storage the boxes move by what float16 alone costs: the control's boxes (the
-            // original network in float16 storage) measure it, and the folded boxes may lose at most
+            // The boxes move by what the precision alone costs: the control's boxes (the original network
+            // in the same precision) measure it, and the folded boxes may lose at most
             // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than
-            // `minimumBoxIoU`). In float32 the fixed minimum stands: float32 boxes agree to ~1e-5.
-            var controlIoU: Float?
-            if options.float16 {
-                let controlBoxes = DetectionDecoder.decodeHeads(
-                    network: original, outputs: controlHeads, threshold: options.detectionThreshold,
-                    networkName: "control")
-                let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
-                controlIoU = control.smallestIoU
-                settings.minimumIoU = ToleranceBudget.minimumBoxIoU(fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU)
-            }
+            // `minimumBoxIoU`). In float32 the control's boxes usually agree to ~1e-5 and the fixed
+            // minimum stands; heads whose exp(tw) meets large logits move them further.
+            let controlBoxes = DetectionDecoder.decodeHeads(
+                network: original, outputs: controlHeads, threshold: options.detectionThreshold, networkName: "control")
+            let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
+            let controlIoU: Float? = control.smallestIoU
+            settings.minimumIoU = ToleranceBudget.minimumBoxIoU(
+                fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU, precision: precisions.last ?? .float32)
             detections = BoxComparison.compare(reference: referenceBoxes, candidate: candidateBoxes, settings: settings)
             detections?.controlSmallestIoU = controlIoU
             clock.lap("box decoding and comparison", adding: boxSeconds)

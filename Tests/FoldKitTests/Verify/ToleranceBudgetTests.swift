@@ -134,10 +134,12 @@ final class ToleranceBudgetTests: XCTestCase {
     /// Folded boxes with float16 storage may lose 16 times the control's IoU shortfall, never more than
     /// the fixed minimum demands; in float32 (no finite control) the fixed minimum stands.
     func testMinimumBoxIoU() {
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 1), 0.99)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9999), 0.99)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.99), 0.84, accuracy: 1e-5)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9), 0)
-        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: .nan), 0.99)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 1, precision: .float16Storage), 0.99)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9999, precision: .float16Storage), 0.99)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.99, precision: .float16Storage), 0.84, accuracy: 1e-5)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.9, precision: .float16Storage), 0)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: .nan, precision: .float16Storage), 0.99)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.99, precision: .float32), 0.92, accuracy: 1e-5)
+        XCTAssertEqual(ToleranceBudget.minimumBoxIoU(fixed: 0.99, controlSmallestIoU: 0.99999, precision: .float32), 0.99)
     }
 }

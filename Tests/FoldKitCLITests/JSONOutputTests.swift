@@ -63,7 +63,8 @@ final class JSONOutputTests: XCTestCase {
         let check = try document(try CommandRunner.run(["fixtures", cfg, weights, "--check", fixtures.path, "--json"]), "fixtures")
         XCTAssertEqual(check["pass"] as? Bool, true)
         let tensors = try XCTUnwrap((check["check"] as? [String: Any])?["tensors"] as? [[String: Any]])
-        XCTAssertEqual(tensors.count, network.layers.count + 1, "the input and every layer output checked")
+        let heads = network.layers.filter(DarknetLayerOutput.differs).count
+        XCTAssertEqual(tensors.count, network.layers.count + 1 + heads, "the input, every layer output and each head's raw input checked")
     }
 
     func testVerifyJSONOnStdoutIsTheReport() throws {

@@ -21,6 +21,10 @@ Transcribed (file: function):
   convolutional_layer.c: forward_convolutional_layer - convolution, then batch norm
                 (x - mean) / sqrt(var + 0.00001) * scale + bias, or + bias, then the activation
   connected_layer.c: forward_connected_layer - W x + b (no batch norm here)
+  yolo_layer.c, region_layer.c: the heads' buffers, as heads.py (layer_<i>.npy holds darknet's buffer:
+                channel-major for [yolo], location-first (1, H, W, C) for [region]; the layers after
+                a head read convolutions through [route], never the head itself)
+  route_layer.c: one input, passed on
 
 Usage: python3 Fixtures/darknet/numpy/generate.py   (numpy only; rewrites every folder)
 """
@@ -28,6 +32,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+
+import heads
 
 HERE = Path(__file__).resolve().parent
 SEED = 7
@@ -68,6 +74,59 @@ activation=linear
 [softmax]
 groups=2
 temperature=3
+""",
+    # Detection heads on a 3 x 5 grid: darknet's buffers (layer_<i>.npy) differ from FoldKit's layer
+    # outputs (the raw input): [region] location-first with logistic objectness and class softmax,
+    # [yolo] with scale_x_y, [yolo] with new_coords=1.
+    "heads": """[net]
+height=6
+width=10
+channels=3
+
+[convolutional]
+filters=16
+size=3
+stride=2
+pad=1
+activation=linear
+
+[region]
+classes=3
+coords=4
+num=2
+softmax=1
+anchors=1,2,3,4
+
+[route]
+layers=-2
+
+[convolutional]
+filters=14
+size=1
+activation=linear
+
+[yolo]
+mask=0,2
+anchors=10,14,23,27,37,58
+classes=2
+num=3
+scale_x_y=1.1
+
+[route]
+layers=-5
+
+[convolutional]
+filters=14
+size=1
+activation=logistic
+
+[yolo]
+mask=1,2
+anchors=10,14,23,27,37,58
+classes=2
+num=3
+scale_x_y=2.0
+new_coords=1
 """,
 }
 
@@ -130,6 +189,7 @@ def build(name, cfg):
         weights.append(values.tobytes())
         return values.astype(np.float64)
 
+    outputs = []
     for index, (kind, options) in enumerate(sections[1:]):
         if kind == "crop":
             c, h, w = x.shape
@@ -154,6 +214,16 @@ def build(name, cfg):
             bias = draw(n)
             w = draw(n * x.size).reshape(n, x.size)
             x = activate(w @ x.reshape(-1) + bias, options.get("activation", "logistic"))
+        elif kind == "route":
+            x = outputs[int(options["layers"]) + index if int(options["layers"]) < 0 else int(options["layers"])]
+        elif kind == "yolo":
+            outputs.append(x)  # (no layer here reads a head)
+            np.save(folder / f"layer_{index}.npy", heads.yolo(x.astype(np.float32), options).astype(np.float64))
+            continue
+        elif kind == "region":
+            outputs.append(x)
+            np.save(folder / f"layer_{index}.npy", heads.region(x.astype(np.float32), options).astype(np.float64))
+            continue
         elif kind == "softmax":
             groups, temperature = int(options.get("groups", 1)), float(options.get("temperature", 1))
             flat = x.reshape(groups, -1)
@@ -162,6 +232,7 @@ def build(name, cfg):
             x = (e / e.sum(axis=1, keepdims=True)).reshape(-1)
         else:
             raise ValueError(kind)
+        outputs.append(x)
         np.save(folder / f"layer_{index}.npy", x[None])
     (folder / "model.weights").write_bytes(b"".join(weights))
     print(name, "sections:", len(sections) - 1, "output", x.shape)

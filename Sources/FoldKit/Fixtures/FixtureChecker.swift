@@ -69,47 +69,31 @@ public enum FixtureChecker {
                 .badInput, "manifest names a file outside the pack", file: manifestURL.path, expected: "a plain file name",
                 found: entry.file)
         }
-        guard manifest.tensors.count == network.layers.count + 1 else {
+        let expectedCount = network.layers.count + 1 + network.layers.filter(DarknetLayerOutput.differs).count
+        guard manifest.tensors.count == expectedCount else {
             throw FoldKitError(
                 .badInput, "the pack does not match this model", file: manifestURL.path,
-                expected: "\(network.layers.count + 1) tensors", found: "\(manifest.tensors.count)")
+                expected: "\(expectedCount) tensors", found: "\(manifest.tensors.count)")
         }
         let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
         let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
         let vectors = FixtureWriter.vectorLayers(network)
         var drifts: [TensorDrift] = []
         // Each recomputed tensor is compared as soon as it is computed (`FixtureWriter.forEachTensor`).
+        var next = 0
         try FixtureWriter.forEachTensor(network: network, input: input, productThreading: productThreading) { position, values in
-            let entry = manifest.tensors[position]
-            let path = folder.appendingPathComponent(entry.file).path
-            guard let stored = try? NPYFile.read(path: path) else {
-                drifts.append(
-                    TensorDrift(
-                        file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable"
-                    ))
-                return
+            for fresh in FixtureWriter.stored(network: network, position: position, values: values, layout: layout, vectors: vectors) {
+                let entry = manifest.tensors[next]
+                next += 1
+                guard entry.file == fresh.fileName else {
+                    drifts.append(
+                        TensorDrift(
+                            file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                            problem: "the manifest lists \(entry.file) where this model's pack has \(fresh.fileName)"))
+                    continue
+                }
+                drifts.append(compare(fresh: fresh, storedAt: folder.appendingPathComponent(entry.file)))
             }
-            let shape = FixtureWriter.describe(network: network, position: position).shape
-            let fresh = FixtureWriter.arrange(values, position: position, shape: shape, layout: layout, vectors: vectors)
-            guard fresh.shape == stored.shape else {
-                drifts.append(
-                    TensorDrift(
-                        file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
-                        problem: "shape \(stored.shape), recomputed \(fresh.shape)"))
-                return
-            }
-            var maxDev = 0.0, maxRef = 0.0
-            for (a, b) in zip(fresh.values, stored.values) {
-                maxDev = max(maxDev, a.isNaN != b.isNaN ? .infinity : (a.isNaN ? 0 : Double(abs(a - b))))
-                maxRef = max(maxRef, Double(abs(b)))
-            }
-            let identical =
-                fresh.values.count == stored.values.count
-                && zip(fresh.values, stored.values).allSatisfy { $0.bitPattern == $1.bitPattern }
-            drifts.append(
-                TensorDrift(
-                    file: entry.file, identical: identical, maxAbsDeviation: maxDev,
-                    relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil))
         }
         // A tensor file the manifest does not list is not part of what was recorded: report it too.
         let listed = Set(manifest.tensors.map(\.file))
@@ -122,6 +106,29 @@ public enum FixtureChecker {
         }
         let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
         return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)
+    }
+
+    /// One stored tensor against its recomputation.
+    private static func compare(fresh: FixtureWriter.StoredTensor, storedAt url: URL) -> TensorDrift {
+        let file = fresh.fileName
+        guard let stored = try? NPYFile.read(path: url.path) else {
+            return TensorDrift(
+                file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "missing or unreadable")
+        }
+        guard fresh.shape == stored.shape else {
+            return TensorDrift(
+                file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
+                problem: "shape \(stored.shape), recomputed \(fresh.shape)")
+        }
+        var maxDev = 0.0, maxRef = 0.0
+        for (a, b) in zip(fresh.values, stored.values) {
+            maxDev = max(maxDev, a.isNaN != b.isNaN ? .infinity : (a.isNaN ? 0 : Double(abs(a - b))))
+            maxRef = max(maxRef, Double(abs(b)))
+        }
+        let identical =
+            fresh.values.count == stored.values.count && zip(fresh.values, stored.values).allSatisfy { $0.bitPattern == $1.bitPattern }
+        return TensorDrift(
+            file: file, identical: identical, maxAbsDeviation: maxDev, relativeDeviation: maxRef > 0 ? maxDev / maxRef : maxDev, problem: nil)
     }
 
     /// Undoes `FixtureWriter.arrange`.

@@ -29,18 +29,18 @@ public enum FixtureWriter {
             var tensors: [FixtureManifest.Tensor] = []
             var packer = npz ? try NPZArchiveWriter(url: try folder.url(for: "fixtures.npz")) : nil
             try forEachTensor(network: network, input: input, productThreading: productThreading) { position, values in
-                let entry = describe(network: network, position: position)
-                let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
-                let data = NPYFile.encode(values: arranged.values, shape: arranged.shape)
-                let url = try folder.url(for: entry.fileName)
-                do { try data.write(to: url) } catch {
-                    throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path)
+                for tensor in stored(network: network, position: position, values: values, layout: layout, vectors: vectors) {
+                    let data = NPYFile.encode(values: tensor.values, shape: tensor.shape)
+                    let url = try folder.url(for: tensor.fileName)
+                    do { try data.write(to: url) } catch {
+                        throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path)
+                    }
+                    tensors.append(
+                        FixtureManifest.Tensor(
+                            file: tensor.fileName, layer: tensor.id, name: tensor.name, type: tensor.type, shape: tensor.shape,
+                            layout: tensor.layout, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                    try packer?.add(name: String(tensor.fileName.dropLast(4)), npy: data)
                 }
-                tensors.append(
-                    FixtureManifest.Tensor(
-                        file: entry.fileName, layer: entry.id, name: entry.name, type: entry.type, shape: arranged.shape,
-                        layout: layout.rawValue, dtype: "float32", sha256: Checksum.sha256Hex(data)))
-                try packer?.add(name: String(entry.fileName.dropLast(4)), npy: data)
                 if position > 0 { progress?(progressPhase, position, layerCount) }
             }
             var pack: FixtureManifest.Pack?
@@ -104,6 +104,43 @@ public enum FixtureWriter {
         let id: FixtureManifest.LayerID = network.layerIdentity == .index ? .index(layer.index) : .name(layer.name)
         let suffix = network.layerIdentity == .index ? "" : "_" + SafeFileName.sanitize(layer.name)
         return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, network.typeName(of: layer), layer.outputShape)
+    }
+
+    /// One .npy file of a pack: name, manifest fields and arranged values.
+    struct StoredTensor {
+        var fileName: String
+        var id: FixtureManifest.LayerID
+        var name: String
+        var type: String
+        var layout: String
+        var shape: [Int]
+        var values: [Float]
+    }
+
+    /// The files a pack holds for tensor `position` (0 = input, i + 1 = layer i), from its channel-major
+    /// `values`: one, arranged in `layout`; for the layers whose darknet buffer differs from FoldKit's
+    /// output (`DarknetLayerOutput`: detection heads and [cost]) two: `layer_NNN.npy` with darknet's buffer
+    /// (a [region] head's in darknet's location-first order, layout "nhwc", whatever `layout` says) and
+    /// `layer_NNN_raw.npy` with the head's input as FoldKit computes it (the raw logits).
+    static func stored(network: Network, position: Int, values: [Float], layout: FixtureLayout, vectors: Set<Int>) -> [StoredTensor] {
+        let entry = describe(network: network, position: position)
+        let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
+        let plain = StoredTensor(
+            fileName: entry.fileName, id: entry.id, name: entry.name, type: entry.type, layout: layout.rawValue, shape: arranged.shape,
+            values: arranged.values)
+        guard position > 0, let darknet = DarknetLayerOutput.transform(network.layers[position - 1], values: values) else { return [plain] }
+        var head = plain, raw = plain
+        switch darknet.order {
+        case .channelMajor:
+            let transformed = arrange(darknet.values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
+            (head.values, head.shape) = (transformed.values, transformed.shape)
+        case .locationFirst:
+            (head.values, head.shape, head.layout) = (darknet.values, [1, entry.shape.height, entry.shape.width, entry.shape.channels], "nhwc")
+        }
+        raw.fileName = String(entry.fileName.dropLast(4)) + "_raw.npy"
+        raw.name = entry.name + " (raw)"
+        raw.type = entry.type + " input (raw logits)"
+        return [head, raw]
     }
 
     /// `arrange` for tensor `position` (0 = input), giving Keras' rank-2 outputs the shape (1, N).

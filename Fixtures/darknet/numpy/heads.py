@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Detection-head outputs as darknet's own layers compute them at inference, transcribed in numpy from
+darknet's C code (AlexeyAB darknet, src/yolo_layer.c forward_yolo_layer, src/region_layer.c
+forward_region_layer, src/blas.c flatten and softmax), applied to the head's input as OpenCV computed it
+(Fixtures/opencv/<model>/layer_<i-1>.npy, OpenCV 4.x DNN: independent of FoldKit).
+
+[yolo]: per anchor slot n, channels n*(5+classes)+k: x, y (k = 0, 1) logistic then
+        x * scale_x_y - 0.5 * (scale_x_y - 1) (scal_add_cpu); objectness and classes (k >= 4) logistic;
+        w, h raw. new_coords=1: nothing activated, x and y still scaled.
+[region]: flatten(output, w*h, size*n, 1, 1) - location-first - then per box i (size = coords +
+        classes + 1): output[size*i + 4] logistic, softmax=1: softmax(output + size*i + 5, classes).
+
+Writes Fixtures/darknet/numpy/opencv-heads/<model>/layer_<i>.npy: float32, (1, C, H, W) for [yolo] and
+(1, H, W, C) - darknet's location-first buffer - for [region].
+
+Usage: python3 Fixtures/darknet/numpy/heads.py   (numpy only; ../shared beside the repository for the cfgs)
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE.parent.parent
+SHARED = FIXTURES.parent.parent / "shared"
+MODELS = ["yolov3-tiny", "yolov4-tiny", "yolov7-tiny", "yolov2-voc"]
+
+
+def sections(cfg):
+    out = []
+    for line in cfg.read_text().splitlines():
+        line = "".join(line.split())
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            out.append((line[1:-1], {}))
+        else:
+            key, value = line.split("=", 1)
+            out[-1][1][key] = value
+    return out[1:]
+
+
+def logistic(x):
+    return (1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.float32)
+
+
+def yolo(x, options):
+    classes = int(options.get("classes", 20))
+    total = int(options.get("num", 1))
+    mask = [int(v) for v in options["mask"].split(",")] if "mask" in options else list(range(total))
+    scale = np.float32(float(options.get("scale_x_y", 1)))
+    shift = np.float32(-0.5 * (float(options.get("scale_x_y", 1)) - 1))
+    new_coords = int(options.get("new_coords", 0))
+    out = x.copy()
+    entries = 5 + classes
+    for n in range(len(mask)):
+        base = n * entries
+        if not new_coords:
+            out[base:base + 2] = logistic(out[base:base + 2])
+            out[base + 4:base + entries] = logistic(out[base + 4:base + entries])
+        out[base:base + 2] = out[base:base + 2] * scale + shift
+    return out[None]
+
+
+def region(x, options):
+    classes = int(options.get("classes", 20))
+    coords = int(options.get("coords", 4))
+    num = int(options.get("num", 1))
+    c, h, w = x.shape
+    out = x.reshape(c, h * w).T.reshape(-1).copy()  # flatten: out[i*layers + c] = in[c*size + i]
+    size = coords + classes + 1
+    for i in range(h * w * num):
+        index = size * i
+        out[index + 4] = logistic(out[index + 4:index + 5])[0]
+        if int(options.get("softmax", 0)):
+            run = out[index + 5:index + 5 + classes].astype(np.float64)
+            e = np.exp(run - run.max())
+            out[index + 5:index + 5 + classes] = (e / e.sum()).astype(np.float32)
+    return out.reshape(1, h, w, c)
+
+
+def main():
+    for model in MODELS:
+        meta = json.loads((FIXTURES / "opencv" / model / "meta.json").read_text())
+        layers = sections(SHARED / meta["cfg"])
+        files = {record["index"]: record["file"] for record in meta["layers"]}
+        folder = HERE / "opencv-heads" / model
+        folder.mkdir(parents=True, exist_ok=True)
+        for skipped in meta["skipped"]:
+            index = skipped["index"]
+            kind, options = layers[index]
+            x = np.load(FIXTURES / "opencv" / model / files[index - 1])[0]
+            out = yolo(x, options) if kind == "yolo" else region(x, options)
+            np.save(folder / f"layer_{index}.npy", out.astype(np.float32))
+            print(model, index, kind, out.shape)
+
+
+if __name__ == "__main__":
+    main()

@@ -265,11 +265,11 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     private func conditioningLines(_ verdict: PrecisionVerdict) -> [String] {
         let examined = verdict.layers.filter { $0.conditioning != nil }
         guard !examined.isEmpty else { return [] }
-        let runs = examined.compactMap(\.conditioning).map(\.runs).max() ?? 0
+        let runs = ConditioningCheck.perturbedRuns + 1
         var lines = [
             "",
             "\(verdict.precision.rawValue) conditioning check of the layers over their allowance: spread = max |run - reference| over \(runs) runs "
-                + "of the original network in \(verdict.precision.rawValue) (the control and \(max(runs - 1, 0)) with every layer output and parameter "
+                + "of the original network in \(verdict.precision.rawValue) (the control and \(runs - 1) with every layer output and parameter "
                 + "perturbed by up to 2 units of roundoff, relative); an element is ill-conditioned - the precision cannot resolve it, folded or not - when "
                 + "its max dev <= K x spread (K = \(verdict.controlFactor)); ok* = every element over the allowance is ill-conditioned",
         ]

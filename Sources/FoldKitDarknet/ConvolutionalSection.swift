@@ -16,8 +16,15 @@ import FoldKitCore
 /// Weights file: biases[n]; if batch norm: scales[n], rolling_mean[n], rolling_variance[n];
 /// then weights[n][c/groups][size][size]. With batch norm the biases are beta (Convolution.bias = nil).
 ///
+/// `share_index` (resnet152_trident.cfg's TridentNet branches): the layer computes with another
+/// [convolutional]'s weights, biases and batch-norm statistics (`share_index >= 0`: that layer;
+/// negative: relative to this one), with its own stride, dilation, padding and activation; its tensors
+/// are not in the weights file (darknet's `load_weights_upto` skips a layer with a `share_layer`). The
+/// shared layer must have the same filters, input channels, size, groups and batch normalisation:
+/// darknet would otherwise read its arrays with another shape.
+///
 /// Refused (they change the maths or the file layout): binary=1, xnor=1 (binary weights cannot be
-/// folded into float blobs), antialiasing, share_index, sway/rotate/stretch/stretch_sway (deformable),
+/// folded into float blobs), antialiasing, sway/rotate/stretch/stretch_sway (deformable),
 /// flipped, coordconv, dontload, dontloadscales.
 enum ConvolutionalSection {
     static func build(_ context: SectionContext) throws -> BuiltLayer {
@@ -38,9 +45,7 @@ enum ConvolutionalSection {
         try context.refuse("coordconv", because: "coordinate channels are not supported")
         try context.refuse("dontload", because: "the layer's weights would not be in the file")
         try context.refuse("dontloadscales", because: "the layer's batch-norm statistics would not be in the file")
-        if let option = context.section.option("share_index") {
-            throw context.error(.unsupported, "share_index is not supported: the layer borrows another layer's weights", at: option)
-        }
+        let shared = try sharedConvolution(context)
 
         let input = context.inputShape
         let filters = try context.int("filters", default: 1)
@@ -80,11 +85,27 @@ enum ConvolutionalSection {
                 expected: "2*padding - padding*dilation + (size-1)*(dilation-1) >= 0", found: "\(after)")
         }
 
-        let biases = try context.take(.bias, shape: [filters])
-        let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: biases) : nil
-        let weights = try context.take(
-            .weights, shape: [filters, input.channels / groups, size, size],
-            fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
+        let weights: WeightTensor, biases: WeightTensor?, batchNorm: BatchNorm?
+        if let shared {
+            guard shared.outputChannels == filters, shared.inputChannels == input.channels, shared.kernelHeight == size,
+                shared.kernelWidth == size, shared.groups == groups, (shared.batchNorm != nil) == batchNormalize
+            else {
+                throw context.error(
+                    .badInput, "share_index names a convolution of another shape",
+                    expected: "filters=\(filters) channels=\(input.channels) size=\(size) groups=\(groups) batch_normalize=\(batchNormalize ? 1 : 0)",
+                    found:
+                        "filters=\(shared.outputChannels) channels=\(shared.inputChannels) size=\(shared.kernelHeight) groups=\(shared.groups) "
+                        + "batch_normalize=\(shared.batchNorm == nil ? 0 : 1)")
+            }
+            (weights, biases, batchNorm) = (shared.weights, shared.bias, shared.batchNorm)
+        } else {
+            let bias = try context.take(.bias, shape: [filters])
+            batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: bias) : nil
+            biases = bias
+            weights = try context.take(
+                .weights, shape: [filters, input.channels / groups, size, size],
+                fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
+        }
 
         let convolution = Convolution(
             inputChannels: input.channels, outputChannels: filters, kernelHeight: size, kernelWidth: size,
@@ -92,5 +113,22 @@ enum ConvolutionalSection {
             padding: Padding2D(top: before, left: before, bottom: after, right: after), groups: groups,
             weights: weights, bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
         return BuiltLayer(kind: .convolution(convolution), inputs: [context.previous])
+    }
+
+    /// The convolution `share_index=` names, or nil without the option.
+    private static func sharedConvolution(_ context: SectionContext) throws -> Convolution? {
+        guard let option = context.section.option("share_index") else { return nil }
+        guard let value = Int(option.value) else {
+            throw context.error(.badInput, "bad value for 'share_index'", at: option, expected: "an integer", found: "'\(option.value)'")
+        }
+        let target = value >= 0 ? value : context.index + value
+        guard target >= 0, target < context.index, target < context.builder.layers.count,
+            case .convolution(let shared) = context.builder.layers[target].kind
+        else {
+            throw context.error(
+                .badInput, "share_index must name an earlier [convolutional] layer", at: option,
+                expected: "0 ... \(context.index - 1), a convolution", found: "\(option.value) (layer \(target))")
+        }
+        return shared
     }
 }

@@ -27,7 +27,8 @@ final class RefusalTests: XCTestCase {
         let cases: [(body: String, kind: FoldKitError.Kind, line: Int, text: String)] = [
             ("[convolutional]\nfilters=4\nsize=3\nbinary=1\n", .unsupported, 14, "binary"),
             ("[convolutional]\nfilters=4\nsize=3\nantialiasing=1\n", .unsupported, 14, "antialiasing"),
-            ("[convolutional]\nfilters=4\nsize=3\nshare_index=0\n", .unsupported, 14, "share_index"),
+            ("[convolutional]\nfilters=4\nsize=3\nshare_index=0\n", .badInput, 11, "share_index names a convolution of another shape"),
+            ("[convolutional]\nfilters=4\nsize=1\nshare_index=5\n", .badInput, 14, "share_index must name an earlier"),
             ("[convolutional]\nfilters=4\nsize=3\nactivation=leeky\n", .badInput, 14, "leeky"),
             ("[convolutional]\nfilters=4\nsize=3\nactivation=loggy\n", .unsupported, 14, "loggy"),
             ("[convolutional]\nfilters=3\nsize=3\ngroups=2\n", .badInput, 11, "groups"),

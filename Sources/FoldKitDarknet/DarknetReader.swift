@@ -99,6 +99,7 @@ public enum DarknetReader {
         case "avgpool", "avg": return try GlobalAveragePoolSection.build(context)
         case "softmax", "soft": return try SoftmaxSection.build(context)
         case "crop": return try CropSection.build(context)
+        case "contrastive": return try ContrastiveSection.build(context)
         case "dropout": return try IdentitySection.build(context, reason: "dropout")
         case "cost": return try IdentitySection.build(context, reason: "cost")
         case "empty", "silence": return try IdentitySection.build(context, reason: "empty")

@@ -15,7 +15,8 @@ import Foundation
 ///   out[loc * C + c] = in[c * H * W + loc], the NHWC order), then per box (loc * num + n, entries of
 ///   coords + classes + 1): entry 4 (objectness) logistic, and with `softmax=1` entries 5 ..< 5 + classes
 ///   through softmax; x, y, w, h stay raw (darknet activates them when it decodes boxes).
-/// - `[cost]` (`forward_cost_layer` without truth): its buffer is never written: zeros.
+/// - `[cost]` (`forward_cost_layer` without truth) and `[contrastive]` (`forward_contrastive_layer`
+///   returns when not training): their buffers are never written: zeros.
 ///
 /// Computed from the float32 values FoldKit stores, in float64, rounded once to float32.
 public enum DarknetLayerOutput {
@@ -31,7 +32,7 @@ public enum DarknetLayerOutput {
     public static func differs(_ layer: Layer) -> Bool {
         switch layer.kind {
         case .detection: return true
-        case .identity(let reason): return reason == "cost"
+        case .identity(let reason): return reason == "cost" || reason == "contrastive"
         default: return false
         }
     }
@@ -41,7 +42,7 @@ public enum DarknetLayerOutput {
     public static func transform(_ layer: Layer, values: [Float]) -> (values: [Float], order: Order)? {
         let shape = layer.outputShape
         switch layer.kind {
-        case .identity(let reason) where reason == "cost":
+        case .identity(let reason) where reason == "cost" || reason == "contrastive":
             return ([Float](repeating: 0, count: values.count), .channelMajor)
         case .detection(let head) where head.kind == .yolo:
             return (yolo(head, values: values, plane: shape.planeSize), .channelMajor)

@@ -1,8 +1,12 @@
 /// YOLO detection head parameters ([region] of YOLOv2, [yolo] of YOLOv3+). The executor passes the
 /// raw tensor through unchanged; decoding happens in the verifier.
 public struct DetectionHead: Sendable, Hashable {
-    /// [region] (YOLOv2) or [yolo] (YOLOv3 and later).
-    public enum Kind: String, Sendable { case region, yolo }
+    /// [region] (YOLOv2), [yolo] (YOLOv3 and later) or [Gaussian_yolo] (Gaussian YOLOv3: each box
+    /// coordinate with an uncertainty).
+    public enum Kind: String, Sendable {
+        case region, yolo
+        case gaussianYolo = "Gaussian_yolo"
+    }
     /// region or yolo.
     public var kind: Kind
     /// The number of classes.
@@ -36,6 +40,10 @@ public struct DetectionHead: Sendable, Hashable {
 
     /// Number of boxes predicted per grid cell.
     public var boxesPerCell: Int { mask.count }
+
+    /// Channels per anchor: tx, ty, tw, th, objectness and the classes (5 + classes); [Gaussian_yolo]:
+    /// each coordinate followed by its uncertainty, then objectness and the classes (9 + classes).
+    public var entriesPerAnchor: Int { kind == .gaussianYolo ? 9 + classes : 5 + classes }
 
     /// The mask values that select no anchor pair (index * 2 + 1 past `anchors`): darknet loads such a
     /// [yolo] head and reads past its anchor array (undefined behaviour); no boxes are decoded for them.

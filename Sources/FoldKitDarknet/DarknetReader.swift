@@ -112,6 +112,7 @@ public enum DarknetReader {
         case "reorg": return try ResamplingSections.reorg(context, flavor: .darknetReorg)
         case "reorg3d": return try ResamplingSections.reorg(context, flavor: .darknetReorg3d)
         case "yolo": return try DetectionSections.yolo(context)
+        case "Gaussian_yolo": return try DetectionSections.gaussianYolo(context)
         case "region": return try DetectionSections.region(context)
         case "net", "network":
             throw context.error(.badInput, "[net] may only be the first section")

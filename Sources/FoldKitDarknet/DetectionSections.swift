@@ -13,29 +13,47 @@ enum DetectionSections {
     /// array (undefined behaviour): FoldKit reads the network and decodes no boxes for those anchors
     /// (`DetectionHead.undecodedMask`, named in the verify report).
     static func yolo(_ context: SectionContext) throws -> BuiltLayer {
+        try yoloHead(context, kind: .yolo)
+    }
+
+    /// [Gaussian_yolo] (darknet src/gaussian_yolo_layer.c): a [yolo] head whose anchors carry 9 + classes
+    /// channels (x, its uncertainty, y, its uncertainty, w, ..., h, ..., objectness, classes); options as
+    /// [yolo] (no new_coords). `yolo_point` other than center (box corners instead of centres) is refused.
+    static func gaussianYolo(_ context: SectionContext) throws -> BuiltLayer {
+        if let option = context.section.option("yolo_point"), option.value != "center" {
+            throw context.error(.unsupported, "yolo_point=\(option.value) is not supported", at: option, expected: "center")
+        }
+        try context.refuse("new_coords", because: "darknet's [Gaussian_yolo] has no new_coords")
+        return try yoloHead(context, kind: .gaussianYolo)
+    }
+
+    private static func yoloHead(_ context: SectionContext, kind: DetectionHead.Kind) throws -> BuiltLayer {
+        let name = "[\(kind.rawValue)]"
         let classes = try context.int("classes", default: 20)
         let total = try context.int("num", default: 1)
         let mask = try context.intList("mask") ?? Array(0..<max(total, 0))
         guard classes >= 1, total >= 1, !mask.isEmpty, mask.allSatisfy({ $0 >= 0 }) else {
             throw context.error(
-                .badInput, "[yolo] needs classes >= 1, num >= 1 and mask values >= 0",
+                .badInput, "\(name) needs classes >= 1, num >= 1 and mask values >= 0",
                 found: "classes=\(classes) num=\(total) mask=\(mask)")
         }
         guard total <= SizeLimits.maximumAnchors else {
-            throw context.error(.badInput, "[yolo] num is too large", expected: "at most \(SizeLimits.maximumAnchors)", found: "\(total)")
+            throw context.error(.badInput, "\(name) num is too large", expected: "at most \(SizeLimits.maximumAnchors)", found: "\(total)")
         }
         var anchors = [Float](repeating: 0.5, count: total * 2)
         if let given = try context.floatList("anchors") {
             anchors = Array(given.prefix(total * 2)) + [Float](repeating: 0, count: max(0, total * 2 - given.count))
         }
-        let expected = mask.count * (classes + 5)
+        let perAnchor = kind == .gaussianYolo ? classes + 9 : classes + 5
+        let expected = mask.count * perAnchor
         guard context.inputShape.channels == expected else {
             throw context.error(
-                .badInput, "[yolo] input channels do not match mask and classes (filters of the layer before must be mask.count*(classes+5))",
+                .badInput,
+                "\(name) input channels do not match mask and classes (filters of the layer before must be mask.count*(classes+\(perAnchor - classes)))",
                 expected: "\(expected)", found: "\(context.inputShape.channels)")
         }
         let head = DetectionHead(
-            kind: .yolo, classes: classes, anchors: anchors, mask: mask, coords: 4, softmax: false,
+            kind: kind, classes: classes, anchors: anchors, mask: mask, coords: 4, softmax: false,
             scaleXY: try context.float("scale_x_y", default: 1),
             newCoords: try context.int("new_coords", default: 0) != 0)
         return BuiltLayer(kind: .detection(head), inputs: [context.previous])

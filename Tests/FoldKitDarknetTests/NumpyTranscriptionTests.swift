@@ -77,4 +77,45 @@ final class NumpyTranscriptionTests: XCTestCase {
             }
         }
     }
+
+    /// A box of the transcription's `layer_<i>_boxes.json` (darknet's get_gaussian_yolo_detections).
+    private struct TranscribedBox: Decodable {
+        var `class`: Int
+        var score: Double, x: Double, y: Double, w: Double, h: Double
+        var cell: Int, anchor: Int
+    }
+
+    /// [Gaussian_yolo] boxes decoded by FoldKit from the head's input against the transcription of
+    /// darknet's decoding (threshold 0.2, the generator's BOX_THRESHOLD): the same boxes (cell, anchor,
+    /// class), each score and side to 1e-5.
+    func testGaussianYoloBoxesMatchTheTranscription() throws {
+        let folder = TestData.fixture("darknet/numpy/heads")
+        let network = try DarknetReader.read(
+            cfgPath: folder.appendingPathComponent("model.cfg").path, weightsPath: folder.appendingPathComponent("model.weights").path)
+        let input = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
+        let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
+        var checked = 0
+        for layer in network.layers {
+            guard case .detection(let head) = layer.kind, head.kind == .gaussianYolo else { continue }
+            let url = folder.appendingPathComponent("layer_\(layer.index)_boxes.json")
+            let expected = try JSONDecoder().decode([TranscribedBox].self, from: Data(contentsOf: url))
+            XCTAssertFalse(expected.isEmpty, url.path)
+            let raw = outputs[layer.index].map { Float($0) }
+            let boxes = raw.withUnsafeBufferPointer {
+                DetectionDecoder.decode(head: head, output: $0, shape: layer.outputShape, networkInput: network.inputShape, threshold: 0.2)
+            }
+            XCTAssertEqual(boxes.count, expected.count, "layer \(layer.index)")
+            for box in expected {
+                guard let ours = boxes.first(where: { $0.cell == box.cell && $0.anchor == box.anchor && $0.classIndex == box.class }) else {
+                    XCTFail("layer \(layer.index): no box for cell \(box.cell) anchor \(box.anchor) class \(box.class)")
+                    continue
+                }
+                for (a, b) in [(ours.score, box.score), (ours.x, box.x), (ours.y, box.y), (ours.width, box.w), (ours.height, box.h)] {
+                    XCTAssertEqual(Double(a), b, accuracy: 1e-5 * max(1, abs(b)), "layer \(layer.index) cell \(box.cell)")
+                }
+            }
+            checked += 1
+        }
+        XCTAssertEqual(checked, 1, "the heads network has one [Gaussian_yolo]")
+    }
 }

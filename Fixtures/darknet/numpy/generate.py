@@ -25,6 +25,9 @@ Transcribed (file: function):
                 channel-major for [yolo], location-first (1, H, W, C) for [region]; the layers after
                 a head read convolutions through [route], never the head itself)
   route_layer.c: one input, passed on
+  gaussian_yolo_layer.c: forward_gaussian_yolo_layer's buffer, and get_gaussian_yolo_detections' boxes
+                (threshold BOX_THRESHOLD) as layer_<i>_boxes.json: class, score, x, y, w, h (fractions of
+                the input), cell, anchor
 
 Usage: python3 Fixtures/darknet/numpy/generate.py   (numpy only; rewrites every folder)
 """
@@ -37,6 +40,8 @@ import heads
 
 HERE = Path(__file__).resolve().parent
 SEED = 7
+# Detection threshold of the boxes written for [Gaussian_yolo] heads (layer_<i>_boxes.json).
+BOX_THRESHOLD = 0.2
 
 NETWORKS = {
     # crop with the -1..1 adjustment, a batch-normalised ramp convolution, crop without adjustment,
@@ -127,6 +132,21 @@ classes=2
 num=3
 scale_x_y=2.0
 new_coords=1
+
+[route]
+layers=-8
+
+[convolutional]
+filters=22
+size=1
+activation=linear
+
+[Gaussian_yolo]
+mask=0,1
+anchors=10,14,23,27,37,58
+classes=2
+num=3
+scale_x_y=1.05
 """,
 }
 
@@ -219,6 +239,13 @@ def build(name, cfg):
         elif kind == "yolo":
             outputs.append(x)  # (no layer here reads a head)
             np.save(folder / f"layer_{index}.npy", heads.yolo(x.astype(np.float32), options).astype(np.float64))
+            continue
+        elif kind == "Gaussian_yolo":
+            outputs.append(x)
+            activated = heads.gaussian_yolo(x.astype(np.float32), options)
+            np.save(folder / f"layer_{index}.npy", activated.astype(np.float64))
+            boxes = heads.gaussian_yolo_boxes(activated[0], x.astype(np.float32), options, shape[2], shape[1], BOX_THRESHOLD)
+            (folder / f"layer_{index}_boxes.json").write_text(json.dumps(boxes, indent=1) + "\n")
             continue
         elif kind == "region":
             outputs.append(x)

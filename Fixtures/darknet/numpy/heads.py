@@ -62,6 +62,55 @@ def yolo(x, options):
     return out[None]
 
 
+def gaussian_yolo(x, options):
+    """forward_gaussian_yolo_layer: per anchor, entries 0-3 (x, its sigma, y, its sigma) logistic, x and y
+    scaled by scale_x_y; 5 and 7 (w and h sigmas) logistic; 8 (objectness) and the classes logistic."""
+    classes = int(options.get("classes", 20))
+    total = int(options.get("num", 1))
+    mask = [int(v) for v in options["mask"].split(",")] if "mask" in options else list(range(total))
+    scale = np.float32(float(options.get("scale_x_y", 1)))
+    shift = np.float32(-0.5 * (float(options.get("scale_x_y", 1)) - 1))
+    out = x.copy()
+    entries = 9 + classes
+    for n in range(len(mask)):
+        base = n * entries
+        for k in [0, 1, 2, 3, 5, 7] + list(range(8, entries)):
+            out[base + k] = logistic(out[base + k])
+        for k in (0, 2):
+            out[base + k] = out[base + k] * scale + shift
+    return out[None]
+
+
+def gaussian_yolo_boxes(activated, raw, options, net_w, net_h, thresh):
+    """get_gaussian_yolo_detections + get_gaussian_yolo_box (yolo_point center): a box per anchor and
+    cell with objectness > thresh, for each class whose objectness * class * (1 - mean sigma) > thresh."""
+    classes = int(options.get("classes", 20))
+    total = int(options.get("num", 1))
+    mask = [int(v) for v in options["mask"].split(",")] if "mask" in options else list(range(total))
+    anchors = [float(v) for v in options["anchors"].split(",")]
+    entries = 9 + classes
+    _, h, w = activated.shape
+    boxes = []
+    for i in range(h * w):
+        row, col = divmod(i, w)
+        for n, a in enumerate(mask):
+            base = n * entries
+            objectness = float(activated[base + 8].reshape(-1)[i])
+            if objectness <= thresh:
+                continue
+            v = lambda k: float(activated[base + k].reshape(-1)[i])  # noqa: E731
+            bx = (col + v(0)) / w
+            by = (row + v(2)) / h
+            bw = float(np.exp(np.float64(raw[base + 4].reshape(-1)[i]))) * anchors[2 * a] / net_w
+            bh = float(np.exp(np.float64(raw[base + 6].reshape(-1)[i]))) * anchors[2 * a + 1] / net_h
+            uncertainty = (v(1) + v(3) + v(5) + v(7)) / 4.0
+            for k in range(classes):
+                prob = objectness * v(9 + k) * (1.0 - uncertainty)
+                if prob > thresh:
+                    boxes.append({"class": k, "score": prob, "x": bx, "y": by, "w": bw, "h": bh, "cell": i, "anchor": a})
+    return boxes
+
+
 def region(x, options):
     classes = int(options.get("classes", 20))
     coords = int(options.get("coords", 4))

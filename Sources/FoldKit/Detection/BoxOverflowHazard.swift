@@ -7,7 +7,8 @@ public struct BoxOverflowHazard: Codable, Equatable, Sendable {
     public var network: String
     /// Index of the head layer.
     public var layer: Int
-    /// Channel of the head's output (anchor slot x (5 + classes) + 0...3 for tx, ty, tw, th).
+    /// Channel of the head's output (anchor slot x (5 + classes) + 0...3 for tx, ty, tw, th; [Gaussian_yolo]:
+    /// anchor slot x (9 + classes) + 0, 2, 4, 6).
     public var channel: Int
     /// The head's value with the largest magnitude among the boxes this channel made non-finite.
     public var value: Float

@@ -12,6 +12,10 @@ import Foundation
 ///             darknet's forward_yolo_layer scales x, y by scale_x_y in both cases, then get_yolo_box)
 /// - [region]: x = (j + sigmoid(tx)) / W,  w = exp(tw) * anchorW / W (anchors in grid cells),
 ///             obj = sigmoid(to), p = softmax(scores)
+/// - [Gaussian_yolo] (darknet's get_gaussian_yolo_detections): 9 + K channels per anchor, tx, sx, ty, sy,
+///             tw, sw, th, sh, to, K scores; x, y, w, h as [yolo]; p(class k) = sigmoid(score_k) *
+///             (1 - (sigmoid(sx) + sigmoid(sy) + sigmoid(sw) + sigmoid(sh)) / 4), the uncertainties'
+///             mean discounting the score
 /// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
 /// Objectness is tested first, so class scores of empty cells are never touched (fast for many classes).
 enum DetectionDecoder {
@@ -33,8 +37,11 @@ enum DetectionDecoder {
         networkInput: ActivationShape, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
     ) -> [Detection] {
         let classes = head.classes
-        let stride = 5 + classes
-        let anchors = head.kind == .yolo ? head.mask : Array(0..<max(head.mask.count, shape.channels / stride))
+        let stride = head.entriesPerAnchor
+        let gaussian = head.kind == .gaussianYolo
+        // The channel of tx, ty, tw, th, objectness and the first class within an anchor's entries.
+        let entry = gaussian ? [0, 2, 4, 6, 8, 9] : [0, 1, 2, 3, 4, 5]
+        let anchors = head.kind == .region ? Array(0..<max(head.mask.count, shape.channels / stride)) : head.mask
         let plane = shape.height * shape.width
         guard shape.channels >= anchors.count * stride else { return [] }
         var detections: [Detection] = []
@@ -45,11 +52,11 @@ enum DetectionDecoder {
             let base = slot * stride * plane
             for cell in 0..<plane {
                 let row = cell / shape.width, column = cell % shape.width
-                let rawObjectness = output[base + 4 * plane + cell]
+                let rawObjectness = output[base + entry[4] * plane + cell]
                 let objectness = head.newCoords ? rawObjectness : sigmoid(rawObjectness)
                 if objectness <= threshold { continue }
-                let tx = output[base + cell], ty = output[base + plane + cell]
-                let tw = output[base + 2 * plane + cell], th = output[base + 3 * plane + cell]
+                let tx = output[base + entry[0] * plane + cell], ty = output[base + entry[1] * plane + cell]
+                let tw = output[base + entry[2] * plane + cell], th = output[base + entry[3] * plane + cell]
                 let x, y, w, h: Float
                 switch head.kind {
                 case .yolo where head.newCoords:
@@ -58,7 +65,7 @@ enum DetectionDecoder {
                     y = (Float(row) + ty * s - (s - 1) / 2) / Float(shape.height)
                     w = (tw * 2) * (tw * 2) * anchorW / Float(networkInput.width)
                     h = (th * 2) * (th * 2) * anchorH / Float(networkInput.height)
-                case .yolo:
+                case .yolo, .gaussianYolo:
                     let s = head.scaleXY
                     x = (Float(column) + sigmoid(tx) * s - (s - 1) / 2) / Float(shape.width)
                     y = (Float(row) + sigmoid(ty) * s - (s - 1) / 2) / Float(shape.height)
@@ -74,7 +81,13 @@ enum DetectionDecoder {
                 if !(x.isFinite && y.isFinite && w.isFinite && h.isFinite) {
                     for (k, v) in [x, y, w, h].enumerated() where !v.isFinite { nonFinite.append(k) }
                 }
-                let scoreBase = base + 5 * plane + cell
+                let scoreBase = base + entry[5] * plane + cell
+                // [Gaussian_yolo]: 1 - the mean of the four coordinates' uncertainties.
+                var certainty: Float = 1
+                if gaussian {
+                    let sum = [1, 3, 5, 7].reduce(Float(0)) { $0 + sigmoid(output[base + $1 * plane + cell]) }
+                    certainty = 1 - sum / 4
+                }
                 if head.kind == .region && head.softmax {
                     var largest = -Float.infinity
                     for k in 0..<classes { largest = max(largest, output[scoreBase + k * plane]) }
@@ -88,14 +101,14 @@ enum DetectionDecoder {
                 } else {
                     for k in 0..<classes {
                         let raw = output[scoreBase + k * plane]
-                        probabilities[k] = (head.newCoords || head.kind == .region) ? raw : sigmoid(raw)
+                        probabilities[k] = ((head.newCoords || head.kind == .region) ? raw : sigmoid(raw)) * certainty
                     }
                 }
                 for k in 0..<classes {
                     let score = objectness * probabilities[k]
                     if score > threshold {
                         for coordinate in nonFinite {
-                            let channel = slot * stride + coordinate, value = output[base + coordinate * plane + cell]
+                            let channel = slot * stride + entry[coordinate], value = output[base + entry[coordinate] * plane + cell]
                             let previous = overflows[channel] ?? (0, 0)
                             overflows[channel] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
                         }

@@ -15,6 +15,10 @@ import Foundation
 ///   out[loc * C + c] = in[c * H * W + loc], the NHWC order), then per box (loc * num + n, entries of
 ///   coords + classes + 1): entry 4 (objectness) logistic, and with `softmax=1` entries 5 ..< 5 + classes
 ///   through softmax; x, y, w, h stay raw (darknet activates them when it decodes boxes).
+/// - `[Gaussian_yolo]` (`forward_gaussian_yolo_layer`): per anchor slot, channels
+///   n * (9 + classes) + k: x, its uncertainty, y, its uncertainty (k = 0 ... 3) logistic, then x and y
+///   (k = 0, 2) scaled as [yolo]'s; w, h (k = 4, 6) raw; their uncertainties (k = 5, 7), objectness and
+///   classes (k >= 8) logistic.
 /// - `[cost]` (`forward_cost_layer` without truth) and `[contrastive]` (`forward_contrastive_layer`
 ///   returns when not training): their buffers are never written: zeros.
 ///
@@ -46,6 +50,8 @@ public enum DarknetLayerOutput {
             return ([Float](repeating: 0, count: values.count), .channelMajor)
         case .detection(let head) where head.kind == .yolo:
             return (yolo(head, values: values, plane: shape.planeSize), .channelMajor)
+        case .detection(let head) where head.kind == .gaussianYolo:
+            return (gaussianYolo(head, values: values, plane: shape.planeSize), .channelMajor)
         case .detection(let head):
             return (region(head, values: values, shape: shape), .locationFirst)
         default:
@@ -67,6 +73,23 @@ public enum DarknetLayerOutput {
                 for i in (base + 4 * plane)..<(base + entries * plane) { out[i] = logistic(out[i]) }
             }
             for i in base..<(base + 2 * plane) { out[i] = Float(Double(out[i]) * scale + shift) }
+        }
+        return out
+    }
+
+    private static func gaussianYolo(_ head: DetectionHead, values: [Float], plane: Int) -> [Float] {
+        var out = values
+        let entries = head.entriesPerAnchor
+        let scale = Double(head.scaleXY), shift = -0.5 * (Double(head.scaleXY) - 1)
+        for slot in 0..<head.mask.count {
+            let base = slot * entries * plane
+            guard base + entries * plane <= out.count else { break }
+            for entry in [0, 1, 2, 3, 5, 7] + Array(8..<entries) {
+                for i in (base + entry * plane)..<(base + (entry + 1) * plane) { out[i] = logistic(out[i]) }
+            }
+            for entry in [0, 2] {
+                for i in (base + entry * plane)..<(base + (entry + 1) * plane) { out[i] = Float(Double(out[i]) * scale + shift) }
+            }
         }
         return out
     }

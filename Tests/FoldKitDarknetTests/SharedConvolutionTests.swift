@@ -53,10 +53,18 @@ final class SharedConvolutionTests: XCTestCase {
         XCTAssertEqual(shared.dilationY, 2)
         XCTAssertEqual(first.dilationY, 1)
         XCTAssertEqual(shared.activation, .linear)
-        // The two convolutions differ (dilation), and the fold verifies in both precisions.
+        // Dilation 2 reads other pixels than dilation 1 would with the same weights: the shared layer's
+        // output differs from the same convolution without its own dilation. The fold verifies in both
+        // precisions.
         let input = ModelInput(values: (0..<network.inputShape.count).map { Float($0 % 11) / 11 }, origin: "test")
         let outputs = try Executor<Double>(network: network).run(input: input.values.map(Double.init), retention: .all)
         XCTAssertEqual(network.layers[1].outputShape, network.layers[0].outputShape)
+        var undilated = network
+        var plain = shared
+        (plain.dilationY, plain.dilationX, plain.padding) = (1, 1, first.padding)
+        undilated.layers[1].kind = .convolution(plain)
+        let undilatedOutputs = try Executor<Double>(network: undilated).run(input: input.values.map(Double.init), retention: .all)
+        XCTAssertNotEqual(outputs[1], undilatedOutputs[1])
         let report = try Verifier.verify(
             original: network, folded: FoldBatchNorm.apply(to: network), input: input, options: .init(float16: true))
         XCTAssertTrue(report.passed, report.text())

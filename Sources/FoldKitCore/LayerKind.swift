@@ -9,6 +9,9 @@ public enum LayerKind: Sendable {
     case transposedConvolution(TransposedConvolution)
     /// Fully connected. Inputs: 1 (flattened channel-major).
     case fullyConnected(FullyConnected)
+    /// Locally connected convolution: its own filters at every output location, a bias per output
+    /// element, then an activation (`LocallyConnected`, Darknet [local]). Inputs: 1.
+    case locallyConnected(LocallyConnected)
     /// Max or average pooling. Inputs: 1.
     case pooling(Pooling)
     /// Average over H x W per channel (Darknet [avgpool], Keras GlobalAveragePooling2D). Output C x 1 x 1.
@@ -64,6 +67,7 @@ public enum LayerKind: Sendable {
         case .convolution(let c): return c.groups > 1 ? (c.groups == c.inputChannels ? "conv(depthwise)" : "conv(groups=\(c.groups))") : "conv"
         case .transposedConvolution: return "deconv"
         case .fullyConnected: return "connected"
+        case .locallyConnected: return "local"
         case .pooling(let p): return p.kind == .max ? "maxpool" : "avgpool"
         case .globalAveragePool: return "global_avgpool"
         case .globalMaxPool: return "global_maxpool"
@@ -117,6 +121,7 @@ public enum LayerKind: Sendable {
             return [(.weights, t.weights)] + (t.bias.map { [(.bias, $0)] } ?? [])
         case .fullyConnected(let f):
             return [(.weights, f.weights)] + (f.bias.map { [(.bias, $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
+        case .locallyConnected(let l): return [(.weights, l.weights), (.bias, l.bias)]
         case .batchNorm(let bn): return bn.parameters
         case .channelAffine(let a): return [(.scale, a.scale), (.shift, a.shift)]
         case .prelu(let alpha): return [(.alpha, alpha)]

@@ -124,6 +124,10 @@ extension LayerKind {
             f.bias = try f.bias?.materialized()
             f.batchNorm = try f.batchNorm?.materialized()
             return .fullyConnected(f)
+        case .locallyConnected(var l):
+            l.weights = try l.weights.materialized()
+            l.bias = try l.bias.materialized()
+            return .locallyConnected(l)
         case .batchNorm(let bn): return .batchNorm(try bn.materialized())
         case .channelAffine(let a): return .channelAffine(ChannelAffine(scale: try a.scale.materialized(), shift: try a.shift.materialized()))
         case .prelu(let alpha): return .prelu(alpha: try alpha.materialized())

@@ -6,6 +6,7 @@ extension LayerKind {
     /// - convolution: (in + padBefore + padAfter - ((k - 1) * dilation + 1)) / stride + 1
     /// - transposed convolution: its own outputHeight x outputWidth (the full output is (in - 1) * stride + k)
     /// - pooling:     (in + padBefore + padAfter - k) / stride + 1
+    /// - locally connected: (in + 2 * padding - k) / stride + 1, which must equal its stored output size
     public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
         guard let first = inputs.first else {
             throw FoldKitError(.badInput, "layer has no input")
@@ -55,6 +56,26 @@ extension LayerKind {
         case .fullyConnected(let f):
             try require(first.count == f.inputCount, "connected layer input size", expected: "\(f.inputCount)", found: "\(first.count) (\(first))")
             result = .vector(f.outputCount)
+        case .locallyConnected(let l):
+            try require(
+                first.channels == l.inputChannels, "locally connected input channels", expected: "\(l.inputChannels)", found: "\(first.channels)")
+            try require(
+                l.kernelSize >= 1 && l.stride >= 1 && l.padding >= 0 && l.outputChannels >= 1, "kernel size, stride and filters must be at least 1",
+                found: "size=\(l.kernelSize) stride=\(l.stride) pad=\(l.padding) filters=\(l.outputChannels)")
+            let size = "\(l.outputHeight)x\(l.outputWidth)"
+            try require(
+                l.outputExtent(input: first.height) == l.outputHeight && l.outputExtent(input: first.width) == l.outputWidth
+                    && l.outputHeight >= 1 && l.outputWidth >= 1,
+                "locally connected output size does not follow from the input",
+                expected: "\(l.outputExtent(input: first.height))x\(l.outputExtent(input: first.width)), at least 1x1", found: size)
+            let weights = SizeLimits.elementCount([l.locations, l.outputChannels, l.inputChannels, l.kernelSize, l.kernelSize])
+            try require(
+                weights == l.weights.count, "locally connected weight count",
+                expected: weights.map(String.init) ?? "more than Int holds", found: "\(l.weights.count)")
+            let biases = l.outputChannels * l.locations
+            try require(
+                biases == l.bias.count, "locally connected bias count (one per output element)", expected: "\(biases)", found: "\(l.bias.count)")
+            result = ActivationShape(channels: l.outputChannels, height: l.outputHeight, width: l.outputWidth)
         case .pooling(let p):
             try require(p.strideX >= 1 && p.strideY >= 1 && p.kernelWidth >= 1 && p.kernelHeight >= 1, "pool size and stride must be at least 1")
             result = ActivationShape(

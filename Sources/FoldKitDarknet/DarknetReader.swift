@@ -93,6 +93,7 @@ public enum DarknetReader {
         switch context.section.name {
         case "convolutional", "conv": return try ConvolutionalSection.build(context)
         case "connected", "conn": return try ConnectedSection.build(context)
+        case "local": return try LocalSection.build(context)
         case "batchnorm": return try BatchNormSection.build(context)
         case "maxpool", "max": return try PoolingSection.build(context, kind: .max)
         case "local_avgpool", "local_avg": return try PoolingSection.build(context, kind: .average)

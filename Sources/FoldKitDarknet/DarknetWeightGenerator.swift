@@ -8,7 +8,7 @@ import Foundation
 ///
 ///     z = sqrt(-2 ln(1 - u1)) * cos(2 pi u2)          (u1 drawn first)
 ///
-/// fan_in = (c / groups) * size * size for convolutions, the input count for [connected].
+/// fan_in = (c / groups) * size * size for convolutions, c * size * size for [local], the input count for [connected].
 ///
 /// - `uniform` (the default): bias / beta U(-0.1, 0.1); gamma U(0.5, 1.5); rolling mean U(-0.1, 0.1);
 ///   rolling variance U(0.5, 1.5); weights U(-a, a), a = sqrt(3 / fan_in). One draw per float.

@@ -26,6 +26,13 @@ extension BlobLayer {
         case .fullyConnected(let f):
             activation = f.activation.name
             foldedBatchNorm = f.batchNorm != nil
+        case .locallyConnected(let l):
+            kernel = [l.kernelSize, l.kernelSize]
+            stride = [l.stride, l.stride]
+            // Zero cells before the first row and column; reads past the last ones are zero too.
+            padding = [l.padding, l.padding, l.padding, l.padding]
+            activation = l.activation.name
+            foldedBatchNorm = false
         case .pooling(let p):
             kernel = [p.kernelHeight, p.kernelWidth]
             stride = [p.strideY, p.strideX]

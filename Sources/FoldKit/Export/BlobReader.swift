@@ -169,6 +169,10 @@ public enum BlobReader {
                 f.bias = WeightTensor(shape: [f.outputCount], values: try blob(.bias).1)
                 f.batchNorm = nil  // folded into the blobs
                 network.layers[i].kind = .fullyConnected(f)
+            case .locallyConnected(var l):
+                l.weights = WeightTensor(shape: l.weights.shape, values: try oihwWeights())
+                l.bias = WeightTensor(shape: l.bias.shape, values: try blob(.bias).1)
+                network.layers[i].kind = .locallyConnected(l)
             case .batchNorm(let bn):
                 // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
                 network.layers[i].kind = .channelAffine(

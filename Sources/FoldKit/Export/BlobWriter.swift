@@ -157,13 +157,16 @@ public enum BlobWriter {
         case .convolution(let c): return c.weights.count
         case .transposedConvolution(let t): return t.weights.count
         case .fullyConnected(let f): return f.weights.count
+        case .locallyConnected(let l): return l.weights.count
         default: return 0
         }
     }
 
     /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's or transposed
     /// convolution's kernel, or a connected layer's [out, C, H, W] over its input tensor (a vector input has
-    /// H = W = 1). Nil for layers without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
+    /// H = W = 1), or a locally connected layer's [L*O, C, k, k]: each of its L locations' O filters as
+    /// outputs of their own, row l*O + o (Docs/BlobFormat.md, "Locally connected layers"). Nil for layers
+    /// without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
     static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
         switch layer.kind {
         case .convolution(let c):
@@ -174,6 +177,8 @@ public enum BlobWriter {
             let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
             let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
             return [f.outputCount, spatial.channels, spatial.height, spatial.width]
+        case .locallyConnected(let l):
+            return [l.locations * l.outputChannels, l.inputChannels, l.kernelSize, l.kernelSize]
         default:
             return nil
         }
@@ -193,6 +198,7 @@ public enum BlobWriter {
         case .convolution: kindPrefix = "conv"
         case .transposedConvolution: kindPrefix = "deconv"
         case .fullyConnected: kindPrefix = "fc"
+        case .locallyConnected: kindPrefix = "local"
         case .batchNorm, .channelAffine: kindPrefix = "affine"
         case .prelu: kindPrefix = "prelu"
         case .layerNormalization: kindPrefix = "layernorm"

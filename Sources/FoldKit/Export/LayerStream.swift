@@ -50,6 +50,13 @@ final class LayerStream {
             case .fullyConnected(let f):
                 guard f.batchNorm == nil else { throw Self.unfolded }
                 blobs = try weightAndBias(layer, weights: f.weights, bias: f.bias, outputs: f.outputCount, prefix: prefix, key: firstKey)
+            case .locallyConnected(let l):
+                // The bias is one value per output element, written [O, H, W] channel-major.
+                var pair = try weightAndBias(
+                    layer, weights: l.weights, bias: l.bias, outputs: l.outputChannels * l.locations, prefix: prefix, key: firstKey)
+                pair[1].shape = [l.outputChannels, l.outputHeight, l.outputWidth]
+                pair[1].layout = .channelPlanes
+                blobs = pair
             case .channelAffine(let a):
                 blobs = [
                     (.scale, "scale", .values(try reader.floats(a.scale)), a.scale.shape, .vector),
@@ -100,7 +107,8 @@ final class LayerStream {
     private static let unfolded = FoldKitError(.usage, "the layer still has a batch norm: BlobWriter writes a folded network (FoldBatchNorm.apply)")
 
     /// The weights blob (queued on the sink as blob `key`) and the bias blob (zeros when the layer has none)
-    /// of a convolution, transposed convolution or fully connected layer with `outputs` outputs.
+    /// of a convolution, transposed convolution, fully connected or locally connected layer with `outputs`
+    /// bias values.
     private func weightAndBias(
         _ layer: Layer, weights: WeightTensor, bias: WeightTensor?, outputs: Int, prefix: String, key: Int
     ) throws -> [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] {

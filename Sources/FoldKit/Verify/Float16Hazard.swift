@@ -37,10 +37,19 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
         var hazards: [Float16Hazard] = []
         for layer in folded.layers {
             let (weights, bias, outputsCount): ([Float]?, [Float]?, Int)
+            // The output channel of a weight row and of a bias value: a locally connected layer has a row
+            // per location and output ([L, O, ...]) and a bias per output element ([O, L]).
+            var rowChannel: (Int) -> Int = { $0 }
+            var biasChannel: (Int) -> Int = { $0 }
             switch layer.kind {
             case .convolution(let c): (weights, bias, outputsCount) = (try c.weights.floats(), try c.bias?.floats(), c.outputChannels)
             case .transposedConvolution(let t): (weights, bias, outputsCount) = (try t.weights.floats(), try t.bias?.floats(), t.outputChannels)
             case .fullyConnected(let f): (weights, bias, outputsCount) = (try f.weights.floats(), try f.bias?.floats(), f.outputCount)
+            case .locallyConnected(let l):
+                (weights, bias, outputsCount) = (try l.weights.floats(), try l.bias.floats(), l.locations * l.outputChannels)
+                let filters = max(l.outputChannels, 1), locations = max(l.locations, 1)
+                rowChannel = { $0 % filters }
+                biasChannel = { $0 / locations }
             // Per-channel scales count as weights and shifts as biases: an engine stores them in float16 too.
             case .channelAffine(let a): (weights, bias, outputsCount) = (try a.scale.floats(), try a.shift.floats(), a.scale.count)
             case .layerNormalization(let n):
@@ -58,9 +67,11 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
                         if m > Float16Hazard.largest { isOver = true; largest = max(largest, m) }
                         if m > 0 && m < Float16Hazard.smallestNormal { isTiny = true; smallest = min(smallest, m) }
                     }
-                    if isOver { over.append(o) }
-                    if isTiny { tiny.append(o) }
+                    if isOver { over.append(rowChannel(o)) }
+                    if isTiny { tiny.append(rowChannel(o)) }
                 }
+                over = Array(Set(over)).sorted()
+                tiny = Array(Set(tiny)).sorted()
                 if !over.isEmpty {
                     hazards.append(Float16Hazard(layer: layer.index, name: layer.name, kind: .weightOverflow, channels: over, magnitude: largest))
                 }
@@ -73,7 +84,7 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
                 if !over.isEmpty {
                     hazards.append(
                         Float16Hazard(
-                            layer: layer.index, name: layer.name, kind: .biasOverflow, channels: over,
+                            layer: layer.index, name: layer.name, kind: .biasOverflow, channels: Array(Set(over.map(biasChannel))).sorted(),
                             magnitude: over.map { abs(bias[$0]) }.max() ?? 0))
                 }
             }

@@ -33,6 +33,7 @@ struct SaturatingActivation {
             case .activation(let a): found = a
             case .convolution(let c): found = c.activation
             case .fullyConnected(let f): found = f.activation
+            case .locallyConnected(let l): found = l.activation
             case .sum(let s): found = s.activation
             case .detection, .identity, .reshape:
                 guard layer.inputs.count == 1 else { return nil }

@@ -68,6 +68,7 @@ public enum ToleranceBudget {
             let rows = (t.kernelHeight + t.strideY - 1) / max(t.strideY, 1), columns = (t.kernelWidth + t.strideX - 1) / max(t.strideX, 1)
             return t.inputChannels * rows * columns
         case .fullyConnected(let f): return f.inputCount
+        case .locallyConnected(let l): return l.accumulationLength
         case .pooling(let p): return p.kind == .average ? p.kernelHeight * p.kernelWidth : 1
         case .globalAveragePool: return network.shape(of: layer.inputs.first ?? Network.inputIndex).planeSize
         case .softmax: return layer.outputShape.count
@@ -100,7 +101,7 @@ public enum ToleranceBudget {
 
     /// For a layer whose output cannot grow its inputs' absolute error by more than `gain` <= 1 (in the max
     /// norm), the gain and how the inputs combine; nil for every other layer (convolutions and transposed
-    /// convolutions, connected, batch norm, channel affine and layer normalization, products, multiply and
+    /// convolutions, connected and locally connected, batch norm, channel affine and layer normalization, products, multiply and
     /// divide merges, PReLU, activations with |f'| > 1 such as swish, mish, gelu, selu). Softmax's Jacobian
     /// diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {

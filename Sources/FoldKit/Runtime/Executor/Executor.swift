@@ -132,6 +132,8 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = try TransposedConvolutionKernel<Scalar>(t, input: first, output: output, layer: layer, options: options)
         case .fullyConnected(let f):
             kernel = try FullyConnectedKernel<Scalar>(f, layer: layer, options: options)
+        case .locallyConnected(let l):
+            kernel = try LocallyConnectedKernel<Scalar>(l, input: first, layer: layer, options: options)
         case .pooling(let p):
             kernel = PoolingKernel<Scalar>(pooling: p, input: first, output: output)
         case .globalAveragePool:

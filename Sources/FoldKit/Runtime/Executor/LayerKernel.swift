@@ -34,6 +34,8 @@ func scalarParameters<Scalar: ExecutorScalar>(
         switch (role, layer.kind) {
         case (.weights, .convolution): name = "convolution weights"
         case (.weights, .fullyConnected): name = "connected weights"
+        case (.weights, .locallyConnected): name = "locally connected weights"
+        case (.bias, .locallyConnected): name = "locally connected biases"
         case (.weights, .transposedConvolution): name = "transposed convolution weights"
         case (.gamma, .layerNormalization): name = "layer-norm gamma"
         case (.beta, .layerNormalization): name = "layer-norm beta"

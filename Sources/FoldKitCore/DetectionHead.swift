@@ -1,13 +1,17 @@
-/// YOLO detection head parameters ([region] of YOLOv2, [yolo] of YOLOv3+). The executor passes the
-/// raw tensor through unchanged; decoding happens in the verifier.
+/// YOLO detection head parameters ([detection] of YOLOv1, [region] of YOLOv2, [yolo] of YOLOv3+). The
+/// executor passes the raw tensor through unchanged; decoding happens in the verifier.
+///
+/// A [detection] head (darknet's src/detection_layer.c) reads a flat vector of side * side * (classes +
+/// num * 5) values: side*side*classes class probabilities (location-major, `classes` per location), then
+/// side*side*num confidences, then side*side*num*4 box values (x, y, w, h per box, location-major).
 public struct DetectionHead: Sendable, Hashable {
-    /// [region] (YOLOv2), [yolo] (YOLOv3 and later) or [Gaussian_yolo] (Gaussian YOLOv3: each box
-    /// coordinate with an uncertainty).
+    /// [detection] (YOLOv1), [region] (YOLOv2), [yolo] (YOLOv3 and later) or [Gaussian_yolo] (Gaussian
+    /// YOLOv3: each box coordinate with an uncertainty).
     public enum Kind: String, Sendable {
-        case region, yolo
+        case detection, region, yolo
         case gaussianYolo = "Gaussian_yolo"
     }
-    /// region or yolo.
+    /// detection, region, yolo or Gaussian_yolo.
     public var kind: Kind
     /// The number of classes.
     public var classes: Int
@@ -17,16 +21,21 @@ public struct DetectionHead: Sendable, Hashable {
     public var mask: [Int]
     /// Box coordinates per anchor (4).
     public var coords: Int
-    /// [region]: class scores through softmax.
+    /// [region], [detection]: class scores through softmax.
     public var softmax: Bool
     /// [yolo] scale_x_y: x = (sigmoid(t) * s - (s - 1) / 2 + cell) / grid.
     public var scaleXY: Float
     /// [yolo] new_coords=1 (Scaled-YOLOv4): the outputs are already activated.
     public var newCoords: Bool
+    /// [detection]: the grid is side x side cells (0 for the other kinds, whose grid is the tensor's H x W).
+    public var side: Int
+    /// [detection] sqrt=1: the box's w and h are the squares of its values (w = value^2), else the values.
+    public var squaredSides: Bool
 
     /// A detection head with Darknet's defaults for what is not given.
     public init(
-        kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false
+        kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false,
+        side: Int = 0, squaredSides: Bool = false
     ) {
         self.kind = kind
         self.classes = classes
@@ -36,6 +45,8 @@ public struct DetectionHead: Sendable, Hashable {
         self.softmax = softmax
         self.scaleXY = scaleXY
         self.newCoords = newCoords
+        self.side = side
+        self.squaredSides = squaredSides
     }
 
     /// Number of boxes predicted per grid cell.
@@ -47,5 +58,6 @@ public struct DetectionHead: Sendable, Hashable {
 
     /// The mask values that select no anchor pair (index * 2 + 1 past `anchors`): darknet loads such a
     /// [yolo] head and reads past its anchor array (undefined behaviour); no boxes are decoded for them.
-    public var undecodedMask: [Int] { mask.filter { 2 * $0 + 1 >= anchors.count } }
+    /// Always empty for [detection], which has no anchors.
+    public var undecodedMask: [Int] { kind == .detection ? [] : mask.filter { 2 * $0 + 1 >= anchors.count } }
 }

@@ -115,6 +115,7 @@ public enum DarknetReader {
         case "yolo": return try DetectionSections.yolo(context)
         case "Gaussian_yolo": return try DetectionSections.gaussianYolo(context)
         case "region": return try DetectionSections.region(context)
+        case "detection": return try DetectionSections.detection(context)
         case "net", "network":
             throw context.error(.badInput, "[net] may only be the first section")
         default:

@@ -92,4 +92,39 @@ enum DetectionSections {
             softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false)
         return BuiltLayer(kind: .detection(head), inputs: [context.previous])
     }
+
+    /// [detection] (YOLOv1), as darknet's `parse_detection` / `make_detection_layer` (AlexeyAB darknet,
+    /// src/parser.c, src/detection_layer.c): `classes` (1), `coords` (1), `num` (1), `side` (7),
+    /// `softmax` (0), `sqrt` (0); `rescore`, `jitter`, `forced`, `random`, `max` and the loss scales act in
+    /// training only. The input is read as a flat vector of side*side*((1 + coords)*num + classes) values
+    /// (darknet asserts it). Only coords=4 is read: darknet's `get_detection_detections` steps 4 values a box
+    /// whatever `coords` says, so any other value decodes values of another part of the vector.
+    static func detection(_ context: SectionContext) throws -> BuiltLayer {
+        let classes = try context.int("classes", default: 1)
+        let coords = try context.int("coords", default: 1)
+        let num = try context.int("num", default: 1)
+        let side = try context.int("side", default: 7)
+        guard classes >= 1, num >= 1, side >= 1 else {
+            throw context.error(.badInput, "[detection] needs classes, num and side >= 1", found: "classes=\(classes) num=\(num) side=\(side)")
+        }
+        guard coords == 4 else {
+            throw context.error(
+                .unsupported, "[detection] coords=\(coords) is not supported: darknet decodes 4 values a box whatever coords says",
+                at: context.section.option("coords"), expected: "coords=4", found: "coords=\(coords)")
+        }
+        guard num <= SizeLimits.maximumAnchors, side <= 1 << 15 else {
+            throw context.error(.badInput, "[detection] num or side is too large", found: "num=\(num) side=\(side)")
+        }
+        let expected = side * side * ((1 + coords) * num + classes)
+        guard context.inputShape.count == expected else {
+            throw context.error(
+                .badInput, "[detection] input size does not match side, num, coords and classes (side*side*((1+coords)*num+classes))",
+                expected: "\(expected)", found: "\(context.inputShape.count) (\(context.inputShape))")
+        }
+        let head = DetectionHead(
+            kind: .detection, classes: classes, anchors: [], mask: Array(0..<num), coords: coords,
+            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false, side: side,
+            squaredSides: try context.int("sqrt", default: 0) != 0)
+        return BuiltLayer(kind: .detection(head), inputs: [context.previous])
+    }
 }

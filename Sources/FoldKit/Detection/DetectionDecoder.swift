@@ -1,8 +1,16 @@
 import FoldKitCore
 import Foundation
 
-/// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_region_detections` /
-/// `get_yolo_detections` do, then per-class non-max suppression.
+/// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_detection_detections` /
+/// `get_region_detections` / `get_yolo_detections` do, then per-class non-max suppression.
+///
+/// [detection] (YOLOv1, darknet's src/detection_layer.c) reads the flat vector (`DetectionHead`): for grid
+/// cell i (row i / side, column i % side) and box n, with p = side*side*classes + i*num + n the box's
+/// confidence `scale` and b = side*side*(classes + num) + (i*num + n)*4 its values:
+///   x = (b0 + column) / side,  y = (b1 + row) / side,  w = b2^2, h = b3^2 (sqrt=1; else b2, b3),
+///   score(class k) = scale * class_k of cell i (softmax=1: softmax over the cell's classes, as
+///   `forward_detection_layer` applies it), kept when it exceeds `threshold`. Every class of every box is
+///   tested, as darknet does (a negative confidence times a negative class value can pass).
 ///
 /// The head's C x H x W tensor holds, for anchor a, channels a*(5+K) ..< (a+1)*(5+K):
 /// tx, ty, tw, th, objectness, K class scores. For cell (row i, column j) of an H x W grid:
@@ -36,6 +44,9 @@ enum DetectionDecoder {
         head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
         networkInput: ActivationShape, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
     ) -> [Detection] {
+        if head.kind == .detection {
+            return decodeDetection(head: head, headIndex: headIndex, output: output, threshold: threshold, overflows: &overflows)
+        }
         let classes = head.classes
         let stride = head.entriesPerAnchor
         let gaussian = head.kind == .gaussianYolo
@@ -71,7 +82,7 @@ enum DetectionDecoder {
                     y = (Float(row) + sigmoid(ty) * s - (s - 1) / 2) / Float(shape.height)
                     w = exp(tw) * anchorW / Float(networkInput.width)
                     h = exp(th) * anchorH / Float(networkInput.height)
-                case .region:
+                case .region, .detection:
                     x = (Float(column) + sigmoid(tx)) / Float(shape.width)
                     y = (Float(row) + sigmoid(ty)) / Float(shape.height)
                     w = exp(tw) * anchorW / Float(shape.width)
@@ -130,6 +141,60 @@ enum DetectionDecoder {
     /// see `GreedyNMS` for the index and the spreading of classes over the cores.
     static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
         GreedyNMS.apply(detections, iouThreshold: iouThreshold)
+    }
+
+    /// [detection] (YOLOv1): darknet's `get_detection_detections` on FoldKit's raw vector (the type's
+    /// comment has the rules). Non-finite coordinates are recorded by their index in the vector.
+    private static func decodeDetection(
+        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, threshold: Float,
+        overflows: inout [Int: (value: Float, boxes: Int)]
+    ) -> [Detection] {
+        let side = head.side, classes = head.classes, num = head.mask.count
+        let cells = side * side
+        guard side > 0, output.count >= cells * (classes + 5 * num) else { return [] }
+        var detections: [Detection] = []
+        var probabilities = [Float](repeating: 0, count: classes)
+        for cell in 0..<cells {
+            let row = cell / side, column = cell % side
+            let classBase = cell * classes
+            if head.softmax {
+                var largest = -Float.greatestFiniteMagnitude
+                for k in 0..<classes { largest = max(largest, output[classBase + k]) }
+                var sum: Float = 0
+                for k in 0..<classes {
+                    let e = exp(output[classBase + k] - largest)
+                    probabilities[k] = e
+                    sum += e
+                }
+                for k in 0..<classes { probabilities[k] /= sum }
+            } else {
+                for k in 0..<classes { probabilities[k] = output[classBase + k] }
+            }
+            for n in 0..<num {
+                let scale = output[cells * classes + cell * num + n]
+                let box = cells * (classes + num) + (cell * num + n) * 4
+                let x = (output[box] + Float(column)) / Float(side)
+                let y = (output[box + 1] + Float(row)) / Float(side)
+                let w = head.squaredSides ? output[box + 2] * output[box + 2] : output[box + 2]
+                let h = head.squaredSides ? output[box + 3] * output[box + 3] : output[box + 3]
+                var nonFinite: [Int] = []
+                for (k, v) in [x, y, w, h].enumerated() where !v.isFinite { nonFinite.append(k) }
+                for k in 0..<classes {
+                    let score = scale * probabilities[k]
+                    guard score > threshold else { continue }
+                    for coordinate in nonFinite {
+                        let index = box + coordinate, value = output[index]
+                        let previous = overflows[index] ?? (0, 0)
+                        overflows[index] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
+                    }
+                    detections.append(
+                        Detection(
+                            classIndex: k, score: score, objectness: scale, x: x, y: y, width: w, height: h, head: headIndex, cell: cell,
+                            anchor: n))
+                }
+            }
+        }
+        return detections
     }
 
     /// Decodes every detection head of `network` from per-layer outputs, before NMS.

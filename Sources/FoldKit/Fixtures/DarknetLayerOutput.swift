@@ -5,7 +5,7 @@ import Foundation
 /// layer output, so that fixture packs hold what an engine ported from darknet computes (Docs/Fixtures.md,
 /// "Detection heads"). FoldKit's network passes a head's input through unchanged (the verifier decodes it);
 /// darknet's forward functions activate it in place (AlexeyAB darknet, src/yolo_layer.c,
-/// src/region_layer.c, src/cost_layer.c):
+/// src/region_layer.c, src/detection_layer.c, src/cost_layer.c):
 ///
 /// - `[yolo]` (`forward_yolo_layer`): per anchor slot n, channels n * (5 + classes) + k:
 ///   x, y (k = 0, 1): logistic, then x * scale_x_y - 0.5 * (scale_x_y - 1); w, h (k = 2, 3): raw;
@@ -15,6 +15,11 @@ import Foundation
 ///   out[loc * C + c] = in[c * H * W + loc], the NHWC order), then per box (loc * num + n, entries of
 ///   coords + classes + 1): entry 4 (objectness) logistic, and with `softmax=1` entries 5 ..< 5 + classes
 ///   through softmax; x, y, w, h stay raw (darknet activates them when it decodes boxes).
+/// - `[detection]` (`forward_detection_layer` on the CPU): the input copied, then with `softmax=1` the
+///   `classes` values of each of the side*side locations (the first side*side*classes values) through
+///   softmax; everything else as the input (with `softmax=0` the whole buffer equals the input: `differs`
+///   is false).
+///   (darknet's GPU path, `forward_detection_layer_gpu`, only copies the input at inference.)
 /// - `[Gaussian_yolo]` (`forward_gaussian_yolo_layer`): per anchor slot, channels
 ///   n * (9 + classes) + k: x, its uncertainty, y, its uncertainty (k = 0 ... 3) logistic, then x and y
 ///   (k = 0, 2) scaled as [yolo]'s; w, h (k = 4, 6) raw; their uncertainties (k = 5, 7), objectness and
@@ -32,10 +37,11 @@ public enum DarknetLayerOutput {
         case locationFirst = "nhwc"
     }
 
-    /// Whether darknet's buffer for `layer` differs from FoldKit's output (heads and [cost]).
+    /// Whether darknet's buffer for `layer` differs from FoldKit's output (heads, except a [detection]
+    /// head with softmax=0, and [cost] and [contrastive]).
     public static func differs(_ layer: Layer) -> Bool {
         switch layer.kind {
-        case .detection: return true
+        case .detection(let head): return head.kind != .detection || head.softmax
         case .identity(let reason): return reason == "cost" || reason == "contrastive"
         default: return false
         }
@@ -52,6 +58,8 @@ public enum DarknetLayerOutput {
             return (yolo(head, values: values, plane: shape.planeSize), .channelMajor)
         case .detection(let head) where head.kind == .gaussianYolo:
             return (gaussianYolo(head, values: values, plane: shape.planeSize), .channelMajor)
+        case .detection(let head) where head.kind == .detection:
+            return head.softmax ? (detection(head, values: values), .channelMajor) : nil
         case .detection(let head):
             return (region(head, values: values, shape: shape), .locationFirst)
         default:
@@ -90,6 +98,20 @@ public enum DarknetLayerOutput {
             for entry in [0, 2] {
                 for i in (base + entry * plane)..<(base + (entry + 1) * plane) { out[i] = Float(Double(out[i]) * scale + shift) }
             }
+        }
+        return out
+    }
+
+    private static func detection(_ head: DetectionHead, values: [Float]) -> [Float] {
+        var out = values
+        let classes = head.classes
+        for location in 0..<(head.side * head.side) {
+            let run = (location * classes)..<((location + 1) * classes)
+            guard run.upperBound <= out.count else { break }
+            let largest = run.map { Double(out[$0]) }.max() ?? 0
+            let exps = run.map { exp(Double(out[$0]) - largest) }
+            let sum = exps.reduce(0, +)
+            for (k, i) in run.enumerated() { out[i] = Float(exps[k] / sum) }
         }
         return out
     }

@@ -44,6 +44,11 @@ final class RefusalTests: XCTestCase {
             ("[softmax]\ntemperature=0\n", .badInput, 11, "temperature"),
             ("[net]\nwidth=4\n", .badInput, 11, "[net]"),
             ("[gaussian_yolo]\n", .unsupported, 11, "unsupported layer [gaussian_yolo]"),
+            // darknet's [local] output 8x8 ((8 - 1) / 1 + 1) against im2col's 6x6 ((8 + 2 - 5) / 1 + 1).
+            ("[local]\nsize=5\npad=1\n", .unsupported, 11, "im2col"),
+            ("[local]\nsize=9\n", .badInput, 11, "empty"),
+            ("[detection]\nclasses=1\nside=2\n", .unsupported, 11, "coords=1"),
+            ("[detection]\nclasses=2\ncoords=4\nside=2\n", .badInput, 11, "input size"),
         ]
         for c in cases {
             let e = try error(c.body)

@@ -28,6 +28,17 @@ Transcribed (file: function):
   gaussian_yolo_layer.c: forward_gaussian_yolo_layer's buffer, and get_gaussian_yolo_detections' boxes
                 (threshold BOX_THRESHOLD) as layer_<i>_boxes.json: class, score, x, y, w, h (fractions of
                 the input), cell, anchor
+  local_layer.c: forward_local_layer - out_h = (pad ? h - 1 : h - size) / stride + 1 (local_out_height),
+                im2col with `pad` zero cells before the input, then per location j the location's
+                filters[j] (n x c*size*size) times im2col column j, added to biases[n * out_h * out_w]
+                (one per output element); then the activation. Weights file: biases, then weights
+                [out_h*out_w][n][c][size][size]
+  dropout_layer.c: identity at inference
+  detection_layer.c: forward_detection_layer (CPU) - the input copied, with softmax=1 the `classes`
+                values of each of the side*side cells through softmax (blas.c softmax); layer_<i>.npy is
+                that buffer. get_detection_detections - boxes x = (b0 + col) / side, y = (b1 + row) / side,
+                w = b2^(sqrt ? 2 : 1), h likewise, prob = confidence * class value, kept above
+                DETECTION_THRESHOLD: written to detections_<i>.json as [cell, box, class, x, y, w, h, prob]
 
 Usage: python3 Fixtures/darknet/numpy/generate.py   (numpy only; rewrites every folder)
 """
@@ -42,6 +53,8 @@ HERE = Path(__file__).resolve().parent
 SEED = 7
 # Detection threshold of the boxes written for [Gaussian_yolo] heads (layer_<i>_boxes.json).
 BOX_THRESHOLD = 0.2
+# Detection threshold of the boxes written for [detection] heads (detections_<i>.json).
+DETECTION_THRESHOLD = 0.1
 
 NETWORKS = {
     # crop with the -1..1 adjustment, a batch-normalised ramp convolution, crop without adjustment,
@@ -148,6 +161,51 @@ classes=2
 num=3
 scale_x_y=1.05
 """,
+    # YOLOv1's layers: [local] with pad=1 (size 3) and with pad=0, stride 2 and a width that truncates
+    # (the default logistic activation), [dropout], [connected] and a [detection] head with softmax and
+    # sqrt on a 2 x 2 grid.
+    "local-detection": """[net]
+height=7
+width=6
+channels=3
+
+[convolutional]
+filters=4
+size=3
+stride=2
+pad=1
+activation=leaky
+
+[local]
+size=3
+stride=1
+pad=1
+filters=5
+activation=leaky
+
+[local]
+size=2
+stride=2
+pad=0
+filters=3
+
+[dropout]
+probability=.5
+
+[connected]
+output=52
+activation=linear
+
+[detection]
+classes=3
+coords=4
+rescore=1
+side=2
+num=2
+softmax=1
+sqrt=1
+jitter=.2
+""",
 }
 
 
@@ -234,6 +292,57 @@ def build(name, cfg):
             bias = draw(n)
             w = draw(n * x.size).reshape(n, x.size)
             x = activate(w @ x.reshape(-1) + bias, options.get("activation", "logistic"))
+        elif kind == "local":
+            c, h, w = x.shape
+            n, k = int(options.get("filters", 1)), int(options.get("size", 1))
+            stride, pad = int(options.get("stride", 1)), int(options.get("pad", 0))
+            trunc = lambda a, b: int(a / b)  # C division
+            out_h = trunc(h - 1 if pad else h - k, stride) + 1
+            out_w = trunc(w - 1 if pad else w - k, stride) + 1
+            locations = out_h * out_w
+            bias = draw(n * locations)
+            filters = draw(locations * n * c * k * k).reshape(locations, n, c * k * k)
+            # im2col_cpu: row (ch * k + ky) * k + kx, column y * out_w + x; zero outside the input.
+            columns = np.zeros((c * k * k, locations))
+            for row in range(c * k * k):
+                kx, ky, ch = row % k, (row // k) % k, row // k // k
+                for y in range(out_h):
+                    for xx in range(out_w):
+                        iy, ix = y * stride + ky - pad, xx * stride + kx - pad
+                        if 0 <= iy < h and 0 <= ix < w:
+                            columns[row, y * out_w + xx] = x[ch, iy, ix]
+            out = bias.reshape(n, locations).copy()
+            for j in range(locations):
+                out[:, j] += filters[j] @ columns[:, j]
+            x = activate(out.reshape(n, out_h, out_w), options.get("activation", "logistic"))
+        elif kind == "dropout":
+            pass
+        elif kind == "detection":
+            classes, num, side = int(options["classes"]), int(options["num"]), int(options["side"])
+            buffer = x.reshape(-1).astype(np.float32).astype(np.float64)
+            assert buffer.size == side * side * (5 * num + classes)
+            if int(options.get("softmax", 0)):
+                for cell in range(side * side):
+                    run = buffer[cell * classes:(cell + 1) * classes]
+                    e = np.exp(run - run.max())
+                    buffer[cell * classes:(cell + 1) * classes] = e / e.sum()
+            boxes = []
+            for cell in range(side * side):
+                row, col = cell // side, cell % side
+                for box in range(num):
+                    scale = buffer[side * side * classes + cell * num + box]
+                    b = side * side * (classes + num) + (cell * num + box) * 4
+                    power = 2 if int(options.get("sqrt", 0)) else 1
+                    geometry = [(buffer[b] + col) / side, (buffer[b + 1] + row) / side, buffer[b + 2] ** power, buffer[b + 3] ** power]
+                    for j in range(classes):
+                        prob = scale * buffer[cell * classes + j]
+                        if prob > DETECTION_THRESHOLD:
+                            boxes.append([cell, box, j] + [float(v) for v in geometry] + [float(prob)])
+            (folder / f"detections_{index}.json").write_text(
+                json.dumps({"threshold": DETECTION_THRESHOLD, "boxes": boxes}, indent=1) + "\n")
+            outputs.append(x)
+            np.save(folder / f"layer_{index}.npy", buffer.reshape(-1, 1, 1)[None])
+            continue
         elif kind == "route":
             x = outputs[int(options["layers"]) + index if int(options["layers"]) < 0 else int(options["layers"])]
         elif kind == "yolo":

@@ -328,6 +328,22 @@ def write_keras():
     case("HDF5: model_config's heap object declares 2^63 - 1 bytes", "convert", ["keras/heap-object-size.h5"],
          ["heap-object-size.h5", "global heap object", "at byte", "expected"])
 
+    # fc1's kernel type says its sign bit is bit 0, inside the mantissa (one byte of the datatype
+    # message, as Fuzz/mutate.py found): libhdf5 1.10 converted the stored floats through that layout and
+    # convert wrote a different blob with exit 0.
+    with open(path("keras", "good.h5"), "rb") as f:
+        damaged = bytearray(f.read())
+    with h5py.File(path("keras", "good.h5"), "r") as f:
+        header = h5py.h5o.get_info(f["model_weights/fc1/fc1/kernel:0"].id).addr
+    float32 = bytes.fromhex("11201f00040000000000200017080017" "7f000000")  # class 1 v1, LE, sign bit 31, 4 bytes
+    at = damaged.find(float32, header)
+    assert header < at < header + 512, "fc1 kernel's datatype message not found"
+    damaged[at + 2] = 0
+    with open(path("keras", "float-sign-in-mantissa.h5"), "wb") as f:
+        f.write(bytes(damaged))
+    case("HDF5: kernel's float type puts the sign bit inside the mantissa", "convert", ["keras/float-sign-in-mantissa.h5"],
+         ["float-sign-in-mantissa.h5", "fc1", "kernel:0", "not a standard number", "sign bit 0", "expected"])
+
     for label, dims in (("huge", [100000, 100000, 2]), ("overflowing", [1 << 40, 1 << 40, 2])):
         layers = json.loads(json.dumps(SMALL_LAYERS))
         layers[0]["config"]["batch_input_shape"] = [None] + dims

@@ -115,14 +115,15 @@ final class HDF5File {
         defer { H5Dclose(dataset) }
         let type = H5Dget_type(dataset)
         guard type >= 0 else { throw error("cannot read dataset type", datasetPath) }
+        defer { H5Tclose(type) }
         let typeClass = H5Tget_class(type)
         let typeSize = H5Tget_size(type)
-        H5Tclose(type)
         guard typeClass == H5T_FLOAT || typeClass == H5T_INTEGER else {
             throw error(
                 "dataset is not numeric", datasetPath, expected: "float16/float32/float64 or an integer",
                 found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
         }
+        try checkStandardNumber(type, isFloat: typeClass == H5T_FLOAT, size: typeSize, datasetPath)
         let shape = try dims(of: dataset, datasetPath)
         let count = try checkedCount(of: dataset, shape: shape, elementBytes: typeSize, datasetPath)
         // One H5Dread straight into the result (no zero-fill first: libhdf5 writes every element).
@@ -140,6 +141,40 @@ final class HDF5File {
         }
         guard status >= 0 else { throw error("cannot read dataset values", datasetPath) }
         return (shape, values, typeClass == H5T_INTEGER)
+    }
+
+    /// libhdf5 converts any number layout a datatype message states: a damaged float type (the sign bit
+    /// inside the mantissa, no implied leading bit, 128 bytes per value) turns the stored bytes into other
+    /// finite values, and a blob silently differs from the original. Only the layouts a Keras file holds
+    /// are read: IEEE 754 binary16, binary32 and binary64, and 1-, 2-, 4- and 8-byte integers, in either
+    /// byte order, every bit significant.
+    private func checkStandardNumber(_ type: hid_t, isFloat: Bool, size: Int, _ datasetPath: String) throws {
+        let order = H5Tget_order(type)
+        let precision = H5Tget_precision(type)
+        let offset = H5Tget_offset(type)
+        var found: String?
+        if order != H5T_ORDER_LE && order != H5T_ORDER_BE && !(order == H5T_ORDER_NONE && size == 1) {
+            found = "byte order \(order.rawValue)"
+        } else if precision != 8 * size || offset != 0 {
+            found = "\(precision) significant bits at bit \(offset) of \(size) bytes"
+        } else if isFloat {
+            var sign = 0, exponent = 0, exponentBits = 0, mantissa = 0, mantissaBits = 0
+            let layout = H5Tget_fields(type, &sign, &exponent, &exponentBits, &mantissa, &mantissaBits)
+            let bias = H5Tget_ebias(type)
+            let ieee: [Int: [Int]] = [2: [15, 10, 5, 0, 10, 15], 4: [31, 23, 8, 0, 23, 127], 8: [63, 52, 11, 0, 52, 1023]]
+            if layout < 0 || ieee[size] != [sign, exponent, exponentBits, mantissa, mantissaBits, bias] || H5Tget_norm(type) != H5T_NORM_IMPLIED {
+                found =
+                    "a \(size)-byte float with sign bit \(sign), exponent bits \(exponent)+\(exponentBits) (bias \(bias)), "
+                    + "mantissa bits \(mantissa)+\(mantissaBits), normalization \(H5Tget_norm(type).rawValue)"
+            }
+        } else if ![1, 2, 4, 8].contains(size) {
+            found = "a \(size)-byte integer"
+        }
+        if let found {
+            throw error(
+                "dataset type is not a standard number", datasetPath,
+                expected: "IEEE 754 float16/float32/float64 or an 8/16/32/64-bit integer", found: found)
+        }
     }
 
     // MARK: attributes

@@ -774,7 +774,7 @@ def heap_sweep(fuzzer, seed_path):
     for at, address, index, length in ids:
         for offset in range(at, at + 16):
             field = "length" if offset < at + 4 else "address" if offset < at + 12 else "index"
-            values = sorted({0x00, 0xFF, 0x7F, 0x80} | {data[offset] ^ (1 << b) for b in range(8)} - {data[offset]})
+            values = sorted(({0x00, 0xFF, 0x7F, 0x80} | {data[offset] ^ (1 << b) for b in range(8)}) - {data[offset]})
             for value in values:
                 mutant = bytearray(data)
                 mutant[offset] = value

@@ -69,6 +69,15 @@ public enum DarknetLayerOutput {
 
     private static func logistic(_ x: Float) -> Float { Float(1 / (1 + exp(-Double(x)))) }
 
+    /// Softmax of `values[run]` in place, in float64 (the maximum subtracted first), as darknet's
+    /// `softmax` with temperature 1.
+    private static func softmax(_ values: inout [Float], _ run: Range<Int>) {
+        let largest = run.map { Double(values[$0]) }.max() ?? 0
+        let exps = run.map { exp(Double(values[$0]) - largest) }
+        let sum = exps.reduce(0, +)
+        for (k, i) in run.enumerated() { values[i] = Float(exps[k] / sum) }
+    }
+
     private static func yolo(_ head: DetectionHead, values: [Float], plane: Int) -> [Float] {
         var out = values
         let entries = 5 + head.classes
@@ -108,10 +117,7 @@ public enum DarknetLayerOutput {
         for location in 0..<(head.side * head.side) {
             let run = (location * classes)..<((location + 1) * classes)
             guard run.upperBound <= out.count else { break }
-            let largest = run.map { Double(out[$0]) }.max() ?? 0
-            let exps = run.map { exp(Double(out[$0]) - largest) }
-            let sum = exps.reduce(0, +)
-            for (k, i) in run.enumerated() { out[i] = Float(exps[k] / sum) }
+            softmax(&out, run)
         }
         return out
     }
@@ -129,11 +135,7 @@ public enum DarknetLayerOutput {
             guard index + 5 + head.classes <= out.count else { break }
             out[index + 4] = logistic(out[index + 4])
             if head.softmax {
-                let run = (index + 5)..<(index + 5 + head.classes)
-                let largest = run.map { Double(out[$0]) }.max() ?? 0
-                let exps = run.map { exp(Double(out[$0]) - largest) }
-                let sum = exps.reduce(0, +)
-                for (k, i) in run.enumerated() { out[i] = Float(exps[k] / sum) }
+                softmax(&out, (index + 5)..<(index + 5 + head.classes))
             }
         }
         return out

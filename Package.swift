@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
         // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
-        .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat"]),
+        .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat", "FoldKitDetection"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
         .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
@@ -53,18 +53,22 @@ let package = Package(
 
         // The blob format: manifest types, tensor roles, layouts, dtypes, the folder reader. Foundation only
         // (and CryptoKit where the platform has it), so an app reading blobs links nothing else.
-        .target(name: "FoldKitBlobFormat"),
-        .target(name: "FoldKitCore", dependencies: ["FoldKitBlobFormat"]),
+        .target(name: "FoldKitBlobFormat", dependencies: ["FoldKitDetection"]),
+        // Detection heads: their parameters, box decoding and NMS, shared by verify and an app's
+        // FoldKitLoader. Foundation only.
+        .target(name: "FoldKitDetection"),
+        .target(name: "FoldKitCore", dependencies: ["FoldKitBlobFormat", "FoldKitDetection"]),
         // The app side: reads a blob folder through FoldKitBlobFormat, with Foundation only.
-        .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat"]),
-        .target(name: "FoldKitDarknet", dependencies: ["FoldKitBlobFormat", "FoldKitCore"]),
+        .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat", "FoldKitDetection"]),
+        .target(name: "FoldKitDarknet", dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection"]),
         .target(
             name: "FoldKitKeras",
             dependencies: ["FoldKitCore", "CHDF5", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath", "CWinograd",
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath",
+                "CWinograd",
                 "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -86,6 +90,7 @@ let package = Package(
             name: "FoldKitBlobFormatTests",
             dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitDetectionTests", dependencies: ["FoldKitDetection", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(
             name: "FoldKitKerasTests",

@@ -3,3 +3,4 @@
 // FoldKitKeras) are not re-exported: `ModelLoader` picks them, and a client that calls one itself imports it.
 @_exported import FoldKitBlobFormat
 @_exported import FoldKitCore
+@_exported import FoldKitDetection

@@ -33,10 +33,11 @@ public enum BlobFolderReader {
         do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch {
             throw BlobFolderError(.badManifest, "not a FoldKit blob manifest: \(error)", file: BlobManifest.fileName)
         }
-        guard manifest.format == BlobManifest.formatName, manifest.version == BlobManifest.currentVersion else {
+        guard manifest.format == BlobManifest.formatName, BlobManifest.readableVersions.contains(manifest.version) else {
+            let versions = BlobManifest.readableVersions.map { "v\($0)" }.joined(separator: " or ")
             throw BlobFolderError(
                 .badManifest, "unknown manifest format", file: BlobManifest.fileName,
-                expected: "\(BlobManifest.formatName) v\(BlobManifest.currentVersion)", found: "\(manifest.format) v\(manifest.version)")
+                expected: "\(BlobManifest.formatName) \(versions)", found: "\(manifest.format) v\(manifest.version)")
         }
         return manifest
     }

@@ -33,12 +33,22 @@ public struct BlobLayer: Codable, Equatable, Sendable {
     /// A transposed convolution's [rows, columns] cut from the start of its full output
     /// ((H - 1) * stride + kh by (W - 1) * stride + kw); the output kept is outputShape's H x W from there.
     public var outputOffset: [Int]?
+    /// A Darknet [route] taking one channel group of each input: [groups, group id]; input i contributes its
+    /// channels [id * C_i / groups, (id + 1) * C_i / groups).
+    public var routeGroups: [Int]?
+    /// An upsample's multiplier of every value (Darknet [upsample] `scale`; absent when 1). Its factors are `stride`.
+    public var scale: Double?
+    /// An average pool counts the padded cells in its divisor (absent: it does not).
+    public var countIncludesPadding: Bool?
+    /// The layer passes its input through unchanged at inference ([dropout], [cost], ...): `type` names what it is.
+    public var passThrough: Bool?
 
     /// A layer with every field given (the optional ones only where they apply).
     public init(
         index: Int, name: String, type: String, inputs: [Int], outputShape: [Int], kernel: [Int]? = nil, stride: [Int]? = nil,
         dilation: [Int]? = nil, padding: [Int]? = nil, groups: Int? = nil, activation: String? = nil, foldedBatchNorm: Bool? = nil,
-        channelOffset: Int? = nil, epsilon: Double? = nil, outputOffset: [Int]? = nil
+        channelOffset: Int? = nil, epsilon: Double? = nil, outputOffset: [Int]? = nil, routeGroups: [Int]? = nil, scale: Double? = nil,
+        countIncludesPadding: Bool? = nil, passThrough: Bool? = nil
     ) {
         self.index = index
         self.name = name
@@ -55,5 +65,9 @@ public struct BlobLayer: Codable, Equatable, Sendable {
         self.channelOffset = channelOffset
         self.epsilon = epsilon
         self.outputOffset = outputOffset
+        self.routeGroups = routeGroups
+        self.scale = scale
+        self.countIncludesPadding = countIncludesPadding
+        self.passThrough = passThrough
     }
 }

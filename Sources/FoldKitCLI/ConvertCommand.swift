@@ -22,6 +22,18 @@ struct ConvertCommand: ParsableCommand {
     )
     var layout: WeightLayout = .ohwi
 
+    @Option(
+        help:
+            "Element type of the blobs: float32 (default) or float16 (IEEE half, rounded to nearest even; a value past 65504 is an error naming the layer)."
+    )
+    var dtype: BlobDType = .float32
+
+    @Option(
+        help:
+            "Class names for the manifest, one a line (default: the .names file beside a Darknet cfg with the cfg's name, else the only .names file there)."
+    )
+    var names: String?
+
     @OptionGroup var durability: DurabilityArguments
     @OptionGroup var output: OutputOptions
 
@@ -30,6 +42,7 @@ struct ConvertCommand: ParsableCommand {
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
         ProcessTuning(singleThreadedBLAS: true).apply()
         let network = try model.load()
+        let classNames = try ClassNames.load(path: names, for: network)
         // Batch-norm statistics, biases and the other small tensors are scanned first. Convolution and
         // connected weights are not read twice: a NaN or infinity in them makes the folded blob non-finite,
         // which the writer finds while hashing; only then is the source scanned to name the element.
@@ -45,13 +58,15 @@ struct ConvertCommand: ParsableCommand {
         }
         let manifest = try BlobWriter.write(
             network: network, to: URL(fileURLWithPath: out),
-            options: .init(layout: layout, durable: durability.durable, onNonFiniteBlobs: health.allowNonfinite ? nil : refuse),
+            options: .init(
+                layout: layout, durable: durability.durable, onNonFiniteBlobs: health.allowNonfinite ? nil : refuse, dtype: dtype,
+                classNames: classNames),
             progress: output.console.progressLine("converting"))
         let bytes = manifest.tensors.reduce(0) { $0 + $1.byteCount }
         let folded = manifest.layers.filter { $0.foldedBatchNorm == true }.count
         let console = output.console
         console.say(
-            "wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue)) and manifest.json to \(out)"
+            "wrote \(manifest.tensors.count) blobs (\(String(format: "%.2f", Double(bytes) / 1_000_000)) MB, \(layout.rawValue), \(dtype.rawValue)) and manifest.json to \(out)"
         )
         let kept = manifest.tensors.filter { $0.role == .scale }.map { "\($0.layer)" }
         if !kept.isEmpty {
@@ -60,6 +75,11 @@ struct ConvertCommand: ParsableCommand {
         console.say(
             "batch norm folded into \(folded) layers with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")"
         )
+        let heads = manifest.heads ?? []
+        if !heads.isEmpty {
+            let named = classNames.map { "\($0.count) class names" } ?? "no class names (give --names)"
+            console.say("manifest describes the input (\(manifest.input?.resize ?? "no resize rule")) and \(heads.count) detection heads, \(named)")
+        }
         let seconds = Date().timeIntervalSince(start)
         console.say(String(format: "took %.2f s", seconds))
         try console.document(

@@ -37,3 +37,4 @@ extension WeightLayout: ExpressibleByArgument {
     public init?(argument: String) { self.init(caseInsensitive: argument) }
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
+extension BlobDType: ExpressibleByArgument {}

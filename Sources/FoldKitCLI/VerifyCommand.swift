@@ -70,6 +70,7 @@ struct VerifyCommand: ParsableCommand {
         }
         for line in WeightHealthArguments.report(try WeightHealthCheck.scan(original)) { console.say(line) }
         var blobNetwork: Network?
+        var blobsAreFloat16 = false
         var problems: [BlobReader.Problem] = []
         if let blobs {
             let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
@@ -86,6 +87,15 @@ struct VerifyCommand: ParsableCommand {
                 throw CheckFailed()
             }
             blobNetwork = network
+            blobsAreFloat16 = result.manifest.tensors.contains { $0.dtype == BlobDType.float16.rawValue }
+            if blobsAreFloat16 {
+                // The fold is judged in float32 (FoldBatchNorm of the model); the blob bytes must be that fold
+                // rounded to float16, and they run the float16-storage pass.
+                problems += try HalfBlobCheck.problems(blobNetwork: network, folded: FoldBatchNorm.apply(to: original), manifest: result.manifest)
+                console.say(
+                    "the blobs are float16: the fold is judged in float32, every blob value checked against it rounded to float16, "
+                        + "and the float16-storage pass runs on the blob values")
+            }
         }
         let prepared = try image.prepare(for: original)
         let modelInput = prepared?.input ?? given
@@ -97,7 +107,9 @@ struct VerifyCommand: ParsableCommand {
         }
         let progress = PassProgress("verify", enabled: console.showsProgress)
         let report = try Verifier.verify(
-            original: original, makeFolded: { try blobNetwork ?? FoldBatchNorm.apply(to: original) }, input: modelInput,
+            original: original,
+            makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobNetwork ?? FoldBatchNorm.apply(to: original) },
+            float16Candidate: blobsAreFloat16 ? blobNetwork : nil, input: modelInput,
             options: .init(
                 absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
                 imageFrame: frame, classNames: classNames, productThreading: tuning.productThreading),

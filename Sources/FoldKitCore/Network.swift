@@ -6,6 +6,10 @@ public struct Network: Sendable {
     /// The model format read.
     public enum SourceFormat: String, Sendable, Codable { case darknet, keras }
 
+    /// The `metadata` key of Darknet's `[net] letter_box` ("0" or "1"): how darknet's detector fits an image
+    /// to the input (1: letterbox, else stretch).
+    public static let letterBoxKey = "letter_box"
+
     /// The index that stands for the network input in `Layer.inputs`.
     public static let inputIndex = -1
 

@@ -81,10 +81,13 @@ public enum DarknetReader {
             throw FoldKitError(.badInput, "the .cfg file has no layers after [net]", file: cfg.path, line: net.line)
         }
         let heads = builder.layers.filter { if case .detection = $0.kind { return true } else { return false } }.map(\.index)
+        // [net] letter_box (darknet's parse_net_options): 1 = the detector fits images with letterbox_image.
+        let letterBox = try net.int("letter_box", default: 0)
         let network = Network(
             format: .darknet, sourceFiles: [cfg.path] + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
             inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon,
-            layerIdentity: .index, vectorsAreRank2: false, parametersArePlaceholders: weightsPath == nil)
+            metadata: [Network.letterBoxKey: String(letterBox)], layerIdentity: .index, vectorsAreRank2: false,
+            parametersArePlaceholders: weightsPath == nil)
         return (network, cursor)
     }
 

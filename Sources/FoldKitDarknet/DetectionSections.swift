@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitDetection
 
 /// Detection heads: the raw tensor passes through; the verifier decodes it.
 enum DetectionSections {

@@ -7,7 +7,7 @@ import XCTest
 
 /// Fold errors injected into the blobs `convert` writes (manifest checksums updated, as a buggy converter
 /// would write them), then `verify --blobs`: every one must exit 2 naming the layer, in float32 and with
-/// --fp16. Each run prints an `INJECTED` line (model, error, mode, layer, relative deviation, max dev /
+/// --fp16, and in float16 blobs (`convert --dtype float16`, judged in float16 storage). Each run prints an `INJECTED` line (model, error, mode, layer, relative deviation, max dev /
 /// allowed) for the table in Docs/Verify.md.
 final class FoldErrorInjectionTests: XCTestCase {
     /// A converted model: its files, the blob folder and the layer injected into.
@@ -20,6 +20,8 @@ final class FoldErrorInjectionTests: XCTestCase {
         var layer: Int
         var weights: String
         var bias: String
+        /// The blobs' dtype: "float32" or "float16".
+        var dtype: String
     }
 
     enum Injection: String, CaseIterable {
@@ -61,8 +63,22 @@ final class FoldErrorInjectionTests: XCTestCase {
 
     /// The clean conversion passes in both modes; every injection fails in both, naming the layer.
     private func runFamily(name: String, model: [String], verifyOptions: [String], epsilonOverride: String) throws {
-        let clean = try convert(name: name, model: model, verifyOptions: verifyOptions)
-        for mode in [[], ["--fp16"]] {
+        try runFamily(name: name, model: model, verifyOptions: verifyOptions, epsilonOverride: epsilonOverride, dtype: "float32")
+        try runFamily(name: name, model: model, verifyOptions: verifyOptions, epsilonOverride: epsilonOverride, dtype: "float16")
+    }
+
+    /// `runFamily` for blobs of `dtype`: float32 blobs are verified in float32 and with --fp16, float16 blobs
+    /// once (the fold judged in float32, the blob values checked against it, the float16-storage pass run
+    /// on the blob values).
+    private func runFamily(name: String, model: [String], verifyOptions: [String], epsilonOverride: String, dtype: String) throws {
+        let name = dtype == "float32" ? name : "\(name) [float16 blobs]"
+        let modes: [[String]] = dtype == "float32" ? [[], ["--fp16"]] : [[]]
+        let clean = try convert(name: name, model: model, verifyOptions: verifyOptions, extra: ["--dtype", dtype])
+        if dtype == "float16" {
+            let float32 = try convert(name: name, model: model, verifyOptions: verifyOptions, extra: ["--dtype", "float32"])
+            XCTAssertEqual(try blobBytes(clean.blobs) * 2, try blobBytes(float32.blobs), "\(name): float16 blobs are half the size")
+        }
+        for mode in modes {
             let result = try CommandRunner.run(["verify"] + model + ["--blobs", clean.blobs.path] + verifyOptions + mode)
             XCTAssertEqual(result.status, 0, "\(name) clean \(mode): " + result.stdout.suffix(3000) + result.stderr)
         }
@@ -75,15 +91,32 @@ final class FoldErrorInjectionTests: XCTestCase {
                     case .epsilonOutside: return ["--bn-epsilon-mode", "outside"]
                     default: return []
                     }
-                }())
+                }() + ["--dtype", dtype])
             try inject(injection, into: &subject)
-            for mode in [[], ["--fp16"]] {
+            for mode in modes {
                 let json = subject.blobs.appendingPathComponent("report\(mode.count).json")
                 let result = try CommandRunner.run(["verify"] + model + ["--blobs", subject.blobs.path, "--json", json.path] + verifyOptions + mode)
-                let label = "\(name), \(injection.rawValue), \(mode.isEmpty ? "float32" : "--fp16")"
+                let label = "\(name), \(injection.rawValue), \(mode.isEmpty ? dtype : "--fp16")"
                 XCTAssertEqual(result.status, 2, label + ": " + result.stdout.suffix(3000) + result.stderr)
-                XCTAssertFalse(result.stdout.contains("blob problem"), label + ": the checksums were updated, the layers must fail")
                 let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any] ?? [:]
+                if dtype == "float16" {
+                    // The fold is judged in float32 (it is right: the error is in the blobs), the blob values
+                    // against it rounded to float16: the injected tensors are named, nothing else.
+                    let problems = report["blobProblems"] as? [[String: Any]] ?? []
+                    let named = Set(problems.compactMap { $0["tensor"] as? String })
+                    XCTAssertFalse(named.isEmpty, label + ": no blob value found off the fold")
+                    if ![.epsilon1e3, .epsilonOutside].contains(injection) {
+                        XCTAssertTrue(named.isSubset(of: [subject.weights, subject.bias]), label + ": \(named)")
+                        XCTAssertTrue(
+                            problems.allSatisfy { ($0["problem"] as? String ?? "").hasPrefix("layer \(subject.layer) ") }, label + ": \(problems)")
+                    }
+                    XCTAssertTrue(result.stdout.contains(problems.first?["tensor"] as? String ?? "?"), label)
+                    print(
+                        "INJECTED | \(name) | \(injection.rawValue) | float16 blobs | \(named.count) blobs off the fold, first \(named.sorted().prefix(3).joined(separator: ", ")) | exact check |"
+                    )
+                    continue
+                }
+                XCTAssertFalse(result.stdout.contains("blob problem"), label + ": the checksums were updated, the layers must fail")
                 let first = try XCTUnwrap(report["firstLayerOverTolerance"] as? [String: Any], label)
                 let index = try XCTUnwrap(first["index"] as? Int)
                 XCTAssertEqual(first["precision"] as? String, "float32", label + ": the fold is judged in float32 in both modes")
@@ -100,7 +133,7 @@ final class FoldErrorInjectionTests: XCTestCase {
                 {
                     print(
                         String(
-                            format: "INJECTED | %@ | %@ | %@ | %d | %.3g | %.3g |", name, injection.rawValue, mode.isEmpty ? "float32" : "--fp16",
+                            format: "INJECTED | %@ | %@ | %@ | %d | %.3g | %.3g |", name, injection.rawValue, mode.isEmpty ? dtype : "--fp16",
                             index, relative, dev / allowed))
                 }
             }
@@ -116,6 +149,7 @@ final class FoldErrorInjectionTests: XCTestCase {
         let result = try CommandRunner.run(["convert"] + model + ["--out", blobs.path, "--layout", "oihw"] + extra)
         XCTAssertEqual(result.status, 0, result.stderr)
         let manifest = try Manifest(folder: blobs)
+        let dtype = extra.firstIndex(of: "--dtype").map { extra[$0 + 1] } ?? "float32"
         // The first layer from index 2 on with a folded batch norm and 3x3 kernels (else the first with 3x3).
         let candidates = manifest.layers.filter { ($0["foldedBatchNorm"] as? Bool) == true && ($0["kernel"] as? [Int]) == [3, 3] }
         let layer = try XCTUnwrap(candidates.first { ($0["index"] as? Int ?? 0) >= 2 } ?? candidates.first, "\(name): no 3x3 layer with batch norm")
@@ -123,7 +157,17 @@ final class FoldErrorInjectionTests: XCTestCase {
         let tensors = manifest.tensors.filter { ($0["layer"] as? Int) == index }
         let weights = try XCTUnwrap(tensors.first { ($0["role"] as? String) == "weights" }?["name"] as? String)
         let bias = try XCTUnwrap(tensors.first { ($0["role"] as? String) == "bias" }?["name"] as? String)
-        return Subject(name: name, model: model, verifyOptions: verifyOptions, blobs: blobs, layer: index, weights: weights, bias: bias)
+        XCTAssertTrue(manifest.tensors.allSatisfy { ($0["dtype"] as? String) == dtype }, "\(name): every blob is \(dtype)")
+        return Subject(
+            name: name, model: model, verifyOptions: verifyOptions, blobs: blobs, layer: index, weights: weights, bias: bias, dtype: dtype)
+    }
+
+    /// The bytes of every blob file of a folder.
+    private func blobBytes(_ folder: URL) throws -> Int {
+        try Manifest(folder: folder).tensors.reduce(0) { sum, tensor in
+            let file = folder.appendingPathComponent(tensor["file"] as? String ?? "")
+            return sum + (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
+        }
     }
 
     private func inject(_ injection: Injection, into subject: inout Subject) throws {
@@ -191,25 +235,30 @@ final class FoldErrorInjectionTests: XCTestCase {
         var layers: [[String: Any]] { json["layers"] as? [[String: Any]] ?? [] }
         var tensors: [[String: Any]] { json["tensors"] as? [[String: Any]] ?? [] }
 
-        private func entry(_ name: String) throws -> (index: Int, file: URL, shape: [Int]) {
+        private func entry(_ name: String) throws -> (index: Int, file: URL, shape: [Int], dtype: BlobDType) {
             let index = try XCTUnwrap(tensors.firstIndex { ($0["name"] as? String) == name }, name)
-            XCTAssertEqual(tensors[index]["dtype"] as? String, "float32")
-            return (index, folder.appendingPathComponent(try XCTUnwrap(tensors[index]["file"] as? String)), tensors[index]["shape"] as? [Int] ?? [])
+            let dtype = try XCTUnwrap(BlobDType(rawValue: tensors[index]["dtype"] as? String ?? ""), name)
+            return (
+                index, folder.appendingPathComponent(try XCTUnwrap(tensors[index]["file"] as? String)), tensors[index]["shape"] as? [Int] ?? [],
+                dtype
+            )
         }
 
         func read(_ name: String) throws -> ([Float], [Int]) {
             let e = try entry(name)
-            let data = try Data(contentsOf: e.file)
-            let values = data.withUnsafeBytes { raw in
-                (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
-            }
-            return (values, e.shape)
+            return (BlobValues.floats(try Data(contentsOf: e.file), dtype: e.dtype), e.shape)
         }
 
+        /// Writes `values` in the blob's dtype (float16: Swift's `Float16` rounding, as `convert` does).
         mutating func write(_ name: String, _ values: [Float]) throws {
             let e = try entry(name)
-            var data = Data(capacity: values.count * 4)
-            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+            var data = Data(capacity: values.count * e.dtype.size)
+            for v in values {
+                switch e.dtype {
+                case .float32: withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+                case .float16: withUnsafeBytes(of: HalfConversion.bits(v).littleEndian) { data.append(contentsOf: $0) }
+                }
+            }
             try data.write(to: e.file)
             var all = tensors
             all[e.index]["sha256"] = Checksum.sha256Hex(data)

@@ -3,17 +3,20 @@ import Foundation
 import XCTest
 
 /// An app links FoldKitLoader without HDF5, BLAS or any package: FoldKitLoader depends on FoldKitBlobFormat
-/// only, FoldKitBlobFormat on nothing, and their sources import Foundation and (on Apple platforms,
-/// guarded) CryptoKit besides the format module.
+/// and FoldKitDetection only, FoldKitBlobFormat on FoldKitDetection, FoldKitDetection on nothing, and their
+/// sources import Foundation and (on Apple platforms, guarded) CryptoKit besides those modules.
 final class LoaderDependencyTests: XCTestCase {
     func testLoaderNeedsFoundationOnly() throws {
         let manifest = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitBlobFormat\")"), "FoldKitBlobFormat is declared without dependencies")
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\"])"))
-        XCTAssertTrue(manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\"])"))
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitDetection\")"), "FoldKitDetection is declared without dependencies")
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitBlobFormat\", dependencies: [\"FoldKitDetection\"])"))
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\", \"FoldKitDetection\"])"))
+        XCTAssertTrue(
+            manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\", \"FoldKitDetection\"])"))
 
         for (target, allowed) in [
-            ("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat"]), ("FoldKitBlobFormat", ["Foundation", "CryptoKit"]),
+            ("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat", "FoldKitDetection"]),
+            ("FoldKitBlobFormat", ["Foundation", "CryptoKit", "FoldKitDetection"]), ("FoldKitDetection", ["Foundation", "Dispatch"]),
         ] {
             let folder = TestData.repositoryRoot.appendingPathComponent("Sources/\(target)")
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }

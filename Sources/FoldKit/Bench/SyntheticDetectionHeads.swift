@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitDetection
 import Foundation
 
 /// A YOLOv3-style set of raw head tensors for timing and testing the detection decoder on a realistic

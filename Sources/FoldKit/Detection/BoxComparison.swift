@@ -1,3 +1,5 @@
+import FoldKitDetection
+
 /// Compares the boxes of the original network with the folded network's, as consumers use them.
 ///
 /// 1. Every box is clipped to the image (`ImageFrame`: after the letterbox is undone; the network input

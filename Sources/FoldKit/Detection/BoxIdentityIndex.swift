@@ -1,3 +1,5 @@
+import FoldKitDetection
+
 /// Boxes looked up by identity (head, anchor, cell, class): the keys sorted once, then one merge.
 ///
 /// The key is ordered as `DetectionDecoder` emits boxes (head, then anchor, then cell, then class, for

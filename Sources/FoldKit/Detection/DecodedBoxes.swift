@@ -1,3 +1,5 @@
+import FoldKitDetection
+
 /// The boxes of every detection head of one network before NMS, with the channels that made some of
 /// them non-finite.
 struct DecodedBoxes: Sendable {

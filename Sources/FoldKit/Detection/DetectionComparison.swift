@@ -1,3 +1,5 @@
+import FoldKitDetection
+
 /// The boxes of the original network against the folded network's, as `BoxComparison.compare` finds
 /// them (the rule is written there and in Docs/Verify.md). Boxes are in normalised network-input
 /// coordinates, clipped to the image; `referenceDetections` and `candidateDetections` are the same final

@@ -1,3 +1,4 @@
+import FoldKitDetection
 import Foundation
 
 /// A final detection (after NMS) as a consumer draws it: clipped to the image, in the pixels of the

@@ -1,4 +1,5 @@
 import Crypto
+import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 
@@ -27,6 +28,13 @@ final class BlobFileSink: @unchecked Sendable {
     private var nonFinite: Set<Int> = []
     private var failure: Error?
     private let capacity: Int
+    /// The element type written: float32 as given, or float16 converted on the caller's thread before queueing.
+    let dtype: BlobDType
+    /// float16 only: the first value past 65504 of each blob that has one, its index counted over the blob's
+    /// chunks (used on the caller's thread only, like `elementsQueued`).
+    private(set) var halfOverflows: [Int: HalfConversion.Overflow] = [:]
+    /// Values queued so far per blob (float16 only), to place a chunk's overflow in its blob.
+    private var elementsQueued: [Int: Int] = [:]
     /// Blobs whose first chunk was written and whose last was not (used on the write queue only).
     private var openFiles: [Int: OutputFile] = [:]
     /// Digests of blobs whose last chunk was not hashed yet (used on the hash queue only).
@@ -34,9 +42,10 @@ final class BlobFileSink: @unchecked Sendable {
 
     /// `slots` buffers may be in flight at once (borrowed or queued); `borrow` waits for one to come back.
     /// Buffers are allocated with room for at least `capacity` floats (the largest chunk, if known).
-    init(slots: Int = 2, capacity: Int = 0) {
+    init(slots: Int = 2, capacity: Int = 0, dtype: BlobDType = .float32) {
         self.slots = DispatchSemaphore(value: slots)
         self.capacity = capacity
+        self.dtype = dtype
     }
 
     deinit {
@@ -75,7 +84,12 @@ final class BlobFileSink: @unchecked Sendable {
     /// ones are written after it); the buffer returns to the pool when written and hashed. After the
     /// `last` chunk the file is closed and its digest recorded under `key`.
     func append(borrowed buffer: UnsafeMutableBufferPointer<Float>, to path: String, key: Int, last: Bool) {
-        let borrowed = Borrowed(buffer: buffer)
+        var byteCount = buffer.count * 4
+        if dtype == .float16 {
+            noteOverflow(HalfConversion.convertInPlace(buffer), key: key, count: buffer.count)
+            byteCount = buffer.count * 2
+        }
+        let borrowed = Borrowed(buffer: buffer, byteCount: byteCount)
         if let base = buffer.baseAddress {
             lock.lock()
             pending[UnsafeMutableRawPointer(base)] = 2
@@ -84,11 +98,11 @@ final class BlobFileSink: @unchecked Sendable {
             giveBack(buffer)  // an empty chunk holds no memory; `release` ignores it
         }
         writeQueue.async { [self] in
-            writeChunk(UnsafeRawBufferPointer(borrowed.buffer), path: path, key: key, last: last)
+            writeChunk(borrowed.bytes, path: path, key: key, last: last)
             release(borrowed.buffer)
         }
         hashQueue.async { [self] in
-            hashChunk(UnsafeRawBufferPointer(borrowed.buffer), key: key, last: last)
+            hashChunk(borrowed.bytes, key: key, last: last)
             release(borrowed.buffer)
         }
     }
@@ -105,11 +119,25 @@ final class BlobFileSink: @unchecked Sendable {
 
     /// Queues a small array to be written to `path`, its digest recorded under `key`.
     func write(_ values: [Float], to path: String, key: Int) {
+        var values = values
+        if dtype == .float16 {
+            values.withUnsafeMutableBufferPointer { noteOverflow(HalfConversion.convertInPlace($0), key: key, count: $0.count) }
+        }
+        let bytes = values, count = values.count * dtype.size
         writeQueue.async { [self] in
-            values.withUnsafeBytes { writeChunk($0, path: path, key: key, last: true) }
+            bytes.withUnsafeBytes { writeChunk(UnsafeRawBufferPointer(rebasing: $0[0..<count]), path: path, key: key, last: true) }
         }
         hashQueue.async { [self] in
-            values.withUnsafeBytes { hashChunk($0, key: key, last: true) }
+            bytes.withUnsafeBytes { hashChunk(UnsafeRawBufferPointer(rebasing: $0[0..<count]), key: key, last: true) }
+        }
+    }
+
+    /// Records a converted chunk's overflow (if it is the blob's first) at its index in the blob.
+    private func noteOverflow(_ overflow: HalfConversion.Overflow?, key: Int, count: Int) {
+        let before = elementsQueued[key] ?? 0
+        elementsQueued[key] = before + count
+        if let overflow, halfOverflows[key] == nil {
+            halfOverflows[key] = HalfConversion.Overflow(index: before + overflow.index, value: overflow.value)
         }
     }
 
@@ -184,7 +212,7 @@ final class BlobFileSink: @unchecked Sendable {
         }
         var hasher = openDigests.removeValue(forKey: key) ?? SHA256()
         hasher.update(bufferPointer: bytes)
-        if Self.holdsNonFinite(bytes) {
+        if dtype == .float16 ? Self.holdsNonFiniteHalf(bytes) : Self.holdsNonFinite(bytes) {
             lock.lock()
             nonFinite.insert(key)
             lock.unlock()
@@ -213,9 +241,26 @@ extension BlobFileSink {
         }
         return found != 0
     }
+
+    /// Whether little-endian binary16 `bytes` hold a NaN or an infinity: an all-ones exponent
+    /// (bits & 0x7C00 == 0x7C00).
+    static func holdsNonFiniteHalf(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let halves = bytes.count / 2
+        guard halves > 0, let base = bytes.baseAddress else { return false }
+        var found: UInt16 = 0
+        for index in 0..<halves {
+            let bits = UInt16(littleEndian: base.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
+            found |= (bits & 0x7C00) == 0x7C00 ? 1 : 0
+        }
+        return found != 0
+    }
 }
 
-/// A borrowed buffer handed to the queues; the pool's lock and semaphore order its use.
+/// A borrowed buffer handed to the queues, with how many of its bytes hold the chunk (4 per value, or 2
+/// once converted to float16); the pool's lock and semaphore order its use.
 private struct Borrowed: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Float>
+    let byteCount: Int
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer.baseAddress, count: buffer.baseAddress == nil ? 0 : byteCount) }
 }

@@ -37,6 +37,14 @@ extension BlobLayer {
             kernel = [p.kernelHeight, p.kernelWidth]
             stride = [p.strideY, p.strideX]
             padding = [p.padding.top, p.padding.left, p.padding.bottom, p.padding.right]
+            if p.countIncludesPadding { countIncludesPadding = true }
+        case .concatenation(let c) where c.groups > 1:
+            routeGroups = [c.groups, c.groupID]
+        case .upsample(let u):
+            stride = [u.strideY, u.strideX]
+            if u.scale != 1 { scale = Double(u.scale) }
+        case .identity:
+            passThrough = true
         case .sum(let s):
             activation = s.activation.name
         case .activation(let a):

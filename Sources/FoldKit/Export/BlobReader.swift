@@ -25,6 +25,8 @@ public enum BlobReader {
             case checksumMismatch
             /// A source file's SHA-256 is not the one the blobs were made from.
             case sourceChanged
+            /// A float16 blob's values are not the verified float32 fold rounded to float16 (`HalfBlobCheck`).
+            case foldMismatch
         }
 
         /// The blob's name in the manifest ("conv0_W"), or "(source)" for a model file.
@@ -97,7 +99,7 @@ public enum BlobReader {
             do {
                 let blob = try BlobFolderReader.load(entry, in: folder, memoryMapped: false, digest: { Checksum.sha256Hex($0) })
                 if let mismatch = blob.checksumMismatch { problems.append(Problem(entry, mismatch)) }
-                values[entry.name] = FloatFileReader.decodeLittleEndianFloats(blob.data)
+                values[entry.name] = BlobValues.floats(blob.data, dtype: BlobDType(rawValue: entry.dtype) ?? .float32)
             } catch let error as BlobFolderError {
                 problems.append(Problem(entry, error))
             }

@@ -37,15 +37,22 @@ public enum BlobWriter {
         /// `foldkit convert` refuses there unless `--allow-nonfinite` (`WeightHealthCheck` names the
         /// source element). Nil: such blobs are written.
         public var onNonFiniteBlobs: (([BlobEntry]) throws -> Void)?
-        /// OHWI weights in chunks of 256 KiB, atomic (not durable) output, unless told otherwise.
+        /// The element type of every blob: float32, or float16 (IEEE binary16, rounded to nearest even; a
+        /// finite value past 65504 is an error naming its layer, tensor and element, and nothing is written).
+        public var dtype: BlobDType
+        /// Class names for the manifest's `classNames` (index = class number); nil writes none.
+        public var classNames: [String]?
+        /// OHWI float32 weights in chunks of 256 KiB, atomic (not durable) output, no class names, unless told otherwise.
         public init(
             layout: WeightLayout = .ohwi, chunkBytes: Int = 256 << 10, durable: Bool = false,
-            onNonFiniteBlobs: (([BlobEntry]) throws -> Void)? = nil
+            onNonFiniteBlobs: (([BlobEntry]) throws -> Void)? = nil, dtype: BlobDType = .float32, classNames: [String]? = nil
         ) {
             self.layout = layout
             self.chunkBytes = chunkBytes
             self.durable = durable
             self.onNonFiniteBlobs = onNonFiniteBlobs
+            self.dtype = dtype
+            self.classNames = classNames
         }
     }
 
@@ -80,6 +87,9 @@ public enum BlobWriter {
     private static func write(
         folded network: Network, original: Network, snapshot: SourceFileSnapshot, to destination: URL, options: Options, progress: ProgressLine?
     ) throws -> BlobManifest {
+        if options.dtype == .float16 && !HalfConversion.isAvailable {
+            throw FoldKitError(.usage, "float16 blobs need Swift's Float16, which this platform (an Intel Mac) lacks", expected: "--dtype float32")
+        }
         guard network.layers.count == original.layers.count else {
             throw FoldKitError(
                 .usage, "the folded network does not match the original", expected: "\(original.layers.count) layers",
@@ -101,7 +111,10 @@ public enum BlobWriter {
             // rearranges whole tensors, so it keeps two buffers of the largest one.
             let chunked = WeightLayoutTransform.isRowLocal(options.layout)
             let largest = network.layers.map(largestStreamedTensor).max() ?? 0
-            let sink = chunked ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4) : BlobFileSink(slots: 2, capacity: largest)
+            let sink =
+                chunked
+                ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4, dtype: options.dtype)
+                : BlobFileSink(slots: 2, capacity: largest, dtype: options.dtype)
             let stream = LayerStream(
                 network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
             var tensors: [BlobEntry] = []
@@ -115,6 +128,14 @@ public enum BlobWriter {
                     progress?.update(done: layer.index + 1, total: network.layers.count, bytes: bytesWritten)
                 }
                 let digests = try sink.finish()
+                if let key = sink.halfOverflows.keys.min(), let overflow = sink.halfOverflows[key] {
+                    let entry = tensors[key]
+                    let layer = original.layers[entry.layer]
+                    throw FoldKitError(
+                        .badInput,
+                        "\(entry.name) holds a value past float16's largest finite value (element \(overflow.index) in \(entry.layout) order)",
+                        file: layer.source.file, layer: layer.label, expected: "|value| <= 65504 (or --dtype float32)", found: "\(overflow.value)")
+                }
                 for key in tensors.indices {
                     guard let digest = digests[key] else {
                         throw FoldKitError(.io, "blob was not written", file: tensors[key].file)
@@ -135,11 +156,15 @@ public enum BlobWriter {
             try snapshot.checkUnchanged()
             progress?.finish()
             let manifest = BlobManifest(
+                toolVersion: FoldKitVersion.string,
                 source: BlobSource(
                     format: network.format.rawValue,
                     files: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                     sha256: sourceSums, bnEpsilon: network.epsilonConvention.epsilon,
                     bnEpsilonMode: network.epsilonConvention.placement.rawValue),
+                input: BlobInput(original),
+                heads: BlobHead.heads(of: original),
+                classNames: options.classNames,
                 layers: original.layers.map { BlobLayer($0, in: original) },
                 tensors: tensors)
             try JSONOutput.write(manifest, to: try folder.url(for: BlobManifest.fileName))

@@ -87,7 +87,7 @@ final class LayerStream {
             tensors.append(
                 BlobEntry(
                     name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                    layout: blob.layout.rawValue, dtype: BlobDType.float32.rawValue, byteCount: blob.payload.count * BlobDType.float32.size,
+                    layout: blob.layout.rawValue, dtype: sink.dtype.rawValue, byteCount: blob.payload.count * sink.dtype.size,
                     sha256: ""))
         }
         return tensors

@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitDetection
 import Foundation
 
 /// What darknet's own layer buffer holds at inference for the layers where it differs from FoldKit's

@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitDetection
 
 /// Turns an RGB image into the network's channel-major input in [0, 1], and maps boxes back.
 ///

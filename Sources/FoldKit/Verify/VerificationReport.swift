@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitDetection
 import Foundation
 
 /// The result of `foldkit verify`, printed as text and written as JSON with `--json` (schema: Docs/Verify.md).

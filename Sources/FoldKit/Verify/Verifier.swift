@@ -1,5 +1,6 @@
 import Dispatch
 import FoldKitCore
+import FoldKitDetection
 
 /// Runs the original network (batch norm unfolded, float64), the control (the original network in the
 /// candidate's precision) and the folded network (float32, and with float16 storage) on the same input,
@@ -71,9 +72,12 @@ public enum Verifier {
     /// only the outputs later layers still read: memory is bounded by the live activations, not by every
     /// layer's output. Parameters are read layer by layer (`ExecutorOptions.streamParameters`): no Double
     /// or transformed copy of the weights is held beside the networks themselves.
+    ///
+    /// `float16Candidate` (float16 blobs read back): the network the float16-storage pass runs instead of
+    /// the folded one, which is then still judged in float32; that pass runs even without `Options.float16`.
     public static func verify(
-        original: Network, makeFolded: () throws -> Network, input: ModelInput, options: Options = .init(), blobProblems: [BlobReader.Problem] = [],
-        progress: Progress? = nil
+        original: Network, makeFolded: () throws -> Network, float16Candidate: Network? = nil, input: ModelInput, options: Options = .init(),
+        blobProblems: [BlobReader.Problem] = [], progress: Progress? = nil
     ) throws -> VerificationReport {
         let layerCount = original.layers.count
         var clock = PhaseClock()
@@ -86,7 +90,7 @@ public enum Verifier {
             throw FoldKitError(
                 .badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
-        let precisions: [VerificationPrecision] = options.float16 ? [.float32, .float16Storage] : [.float32]
+        let precisions: [VerificationPrecision] = options.float16 || float16Candidate != nil ? [.float32, .float16Storage] : [.float32]
         var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
 
         // The passes, started; the reference keeps only what later layers read.
@@ -99,8 +103,9 @@ public enum Verifier {
             controls.append(
                 try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(
                     input: input.values, retention: .outputsOnly))
+            let candidate = precision == .float16Storage ? (float16Candidate ?? folded) : folded
             candidates.append(
-                try Executor<Float>(network: folded, options: precision.executorOptions(productThreading: options.productThreading)).start(
+                try Executor<Float>(network: candidate, options: precision.executorOptions(productThreading: options.productThreading)).start(
                     input: input.values, retention: .outputsOnly))
         }
         var judges = precisions.map {
@@ -108,7 +113,7 @@ public enum Verifier {
                 precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,
                 relativeTolerance: options.relativeTolerance)
         }
-        let phase = "passes (reference float64, control and folded float32\(options.float16 ? " and float16 storage" : ""))"
+        let phase = "passes (reference float64, control and folded \(precisions.map(\.rawValue).joined(separator: " and ")))"
         var referenceHeads = [[Float]](repeating: [], count: layerCount)
         var candidateHeads = [[Float]](repeating: [], count: layerCount)
         var controlHeads = [[Float]](repeating: [], count: layerCount)

@@ -1,13 +1,14 @@
-/// YOLO detection head parameters ([detection] of YOLOv1, [region] of YOLOv2, [yolo] of YOLOv3+). The
-/// executor passes the raw tensor through unchanged; decoding happens in the verifier.
+/// YOLO detection head parameters ([detection] of YOLOv1, [region] of YOLOv2, [yolo] of YOLOv3+): what
+/// `DetectionDecoder` needs to turn the head's raw output tensor into boxes. The executor passes the raw
+/// tensor through unchanged; verify and an app (FoldKitLoader, from manifest.json's `heads`) decode it.
 ///
 /// A [detection] head (darknet's src/detection_layer.c) reads a flat vector of side * side * (classes +
 /// num * 5) values: side*side*classes class probabilities (location-major, `classes` per location), then
 /// side*side*num confidences, then side*side*num*4 box values (x, y, w, h per box, location-major).
-public struct DetectionHead: Sendable, Hashable {
+public struct DetectionHead: Sendable, Hashable, Codable {
     /// [detection] (YOLOv1), [region] (YOLOv2), [yolo] (YOLOv3 and later) or [Gaussian_yolo] (Gaussian
     /// YOLOv3: each box coordinate with an uncertainty).
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, Codable {
         case detection, region, yolo
         case gaussianYolo = "Gaussian_yolo"
     }

@@ -1,4 +1,3 @@
-import FoldKitCore
 import Foundation
 
 /// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_detection_detections` /
@@ -26,23 +25,26 @@ import Foundation
 ///             mean discounting the score
 /// The detection score is obj * p(class); a box is kept for every class whose score exceeds `threshold`.
 /// Objectness is tested first, so class scores of empty cells are never touched (fast for many classes).
-enum DetectionDecoder {
-    static func decode(
-        head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
-        networkInput: ActivationShape, threshold: Float
+public enum DetectionDecoder {
+    /// The boxes of one head's output tensor (channel-major `channels` x `height` x `width` float32, as the
+    /// head's layer produced it) whose score exceeds `threshold`, before NMS, for a network input of
+    /// `inputWidth` x `inputHeight` pixels. `headIndex` is recorded in each box.
+    public static func decode(
+        head: DetectionHead, headIndex: Int = 0, output: UnsafeBufferPointer<Float>, channels: Int, height: Int, width: Int,
+        inputWidth: Int, inputHeight: Int, threshold: Float
     ) -> [Detection] {
         var overflows: [Int: (value: Float, boxes: Int)] = [:]
         return decode(
-            head: head, headIndex: headIndex, output: output, shape: shape, networkInput: networkInput, threshold: threshold,
-            overflows: &overflows)
+            head: head, headIndex: headIndex, output: output, grid: HeadGrid(channels: channels, height: height, width: width),
+            inputWidth: inputWidth, inputHeight: inputHeight, threshold: threshold, overflows: &overflows)
     }
 
     /// As `decode(head:...)`, also recording for every box above the threshold with a non-finite centre or
     /// side the responsible channel (tx, ty, tw or th of its anchor): the value of largest magnitude and
     /// the number of boxes, by channel.
-    static func decode(
-        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, shape: ActivationShape,
-        networkInput: ActivationShape, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
+    package static func decode(
+        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, grid shape: HeadGrid, inputWidth: Int,
+        inputHeight: Int, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
     ) -> [Detection] {
         if head.kind == .detection {
             return decodeDetection(head: head, headIndex: headIndex, output: output, threshold: threshold, overflows: &overflows)
@@ -74,14 +76,14 @@ enum DetectionDecoder {
                     let s = head.scaleXY
                     x = (Float(column) + tx * s - (s - 1) / 2) / Float(shape.width)
                     y = (Float(row) + ty * s - (s - 1) / 2) / Float(shape.height)
-                    w = (tw * 2) * (tw * 2) * anchorW / Float(networkInput.width)
-                    h = (th * 2) * (th * 2) * anchorH / Float(networkInput.height)
+                    w = (tw * 2) * (tw * 2) * anchorW / Float(inputWidth)
+                    h = (th * 2) * (th * 2) * anchorH / Float(inputHeight)
                 case .yolo, .gaussianYolo:
                     let s = head.scaleXY
                     x = (Float(column) + sigmoid(tx) * s - (s - 1) / 2) / Float(shape.width)
                     y = (Float(row) + sigmoid(ty) * s - (s - 1) / 2) / Float(shape.height)
-                    w = exp(tw) * anchorW / Float(networkInput.width)
-                    h = exp(th) * anchorH / Float(networkInput.height)
+                    w = exp(tw) * anchorW / Float(inputWidth)
+                    h = exp(th) * anchorH / Float(inputHeight)
                 case .region, .detection:
                     x = (Float(column) + sigmoid(tx)) / Float(shape.width)
                     y = (Float(row) + sigmoid(ty)) / Float(shape.height)
@@ -139,7 +141,7 @@ enum DetectionDecoder {
     /// `iouThreshold`. Returns the kept boxes in that order. Only kept boxes sharing a cell of a 32 x 32
     /// grid with the candidate are compared (boxes with no overlap have IoU 0 and cannot suppress it);
     /// see `GreedyNMS` for the index and the spreading of classes over the cores.
-    static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+    public static func nonMaxSuppression(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
         GreedyNMS.apply(detections, iouThreshold: iouThreshold)
     }
 
@@ -197,34 +199,6 @@ enum DetectionDecoder {
         return detections
     }
 
-    /// Decodes every detection head of `network` from per-layer outputs, before NMS.
-    static func candidates(network: Network, outputs: [[Float]], threshold: Float) -> [Detection] {
-        decodeHeads(network: network, outputs: outputs, threshold: threshold, networkName: "candidate").boxes
-    }
-
-    /// Decodes every detection head of `network` from per-layer outputs, before NMS, with the channels
-    /// that made boxes non-finite (reported as `networkName`'s hazards).
-    static func decodeHeads(network: Network, outputs: [[Float]], threshold: Float, networkName: String) -> DecodedBoxes {
-        var decoded = DecodedBoxes(boxes: [])
-        var headIndex = 0
-        for layer in network.layers {
-            guard case .detection(let head) = layer.kind else { continue }
-            var overflows: [Int: (value: Float, boxes: Int)] = [:]
-            outputs[layer.index].withUnsafeBufferPointer { buffer in
-                decoded.boxes += decode(
-                    head: head, headIndex: headIndex, output: buffer, shape: layer.outputShape,
-                    networkInput: network.inputShape, threshold: threshold, overflows: &overflows)
-            }
-            decoded.overflows += overflows.keys.sorted().map { channel in
-                BoxOverflowHazard(
-                    network: networkName, layer: layer.index, channel: channel, value: overflows[channel]?.value ?? 0,
-                    boxes: overflows[channel]?.boxes ?? 0)
-            }
-            headIndex += 1
-        }
-        return decoded
-    }
-
     @inline(__always)
-    static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
+    package static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 }

@@ -1,7 +1,8 @@
+import FoldKitCore
 import Foundation
 import XCTest
 
-@testable import FoldKit
+@testable import FoldKitDetection
 
 /// The indexed NMS (`DetectionDecoder.nonMaxSuppression`) against the plain O(n^2) greedy rule on boxes
 /// of every kind random weights produce: tiny, huge, wide and thin, empty, inverted, off-image, tied

@@ -19,17 +19,17 @@ import Foundation
 /// sorted order; (3) each class suppressed by a `KeptBoxIndex` (a grid index of the kept boxes, so a
 /// box is checked only against kept boxes near it), classes spread over the cores, largest first;
 /// (4) the kept boxes read back in the global sorted order.
-enum GreedyNMS {
+package enum GreedyNMS {
     /// The rule's grid: cells per axis over [0, 1].
     static let grid = 32
 
     /// The kept boxes in descending score order (see the type's rule).
-    static func apply(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
+    package static func apply(_ detections: [Detection], iouThreshold: Float) -> [Detection] {
         keptIndices(detections, iouThreshold: iouThreshold).map { detections[$0] }
     }
 
     /// The indices (into `detections`) of the kept boxes, in descending score order.
-    static func keptIndices(_ detections: [Detection], iouThreshold: Float) -> [Int] {
+    package static func keptIndices(_ detections: [Detection], iouThreshold: Float) -> [Int] {
         let order = sortedOrder(detections)
         let runs = ClassRuns(order: order, detections: detections)
         let keptInRuns = suppressEachClass(runs, iouThreshold: iouThreshold)
@@ -47,20 +47,20 @@ enum GreedyNMS {
         let boxes = runs.members.map { runs.detections[$0] }
         let results = ClassResults(count: runs.classCount)
         let queue = ClassQueue(runs.largestFirst)
-        let workers = boxes.count >= 4096 ? min(Parallel.workerCount, runs.classCount) : 1
-        let work = { (_: Int) in
+        let workers = boxes.count >= 4096 ? min(max(1, ProcessInfo.processInfo.activeProcessorCount), runs.classCount) : 1
+        let work: @Sendable (Int) -> Void = { _ in
             var index = KeptBoxIndex(fine: fine)
             while let c = queue.take() {
                 results.store(c, index.suppress(boxes[runs.range(of: c)], iouThreshold: iouThreshold))
             }
         }
-        if workers > 1 { Parallel.fork(workers, work) } else { work(0) }
+        if workers > 1 { DispatchQueue.concurrentPerform(iterations: workers, execute: work) } else { work(0) }
         return results.concatenated()
     }
 
     /// Indices of `detections` sorted by descending score, then class, head, cell, anchor; equal keys keep
     /// their input order (the order a stable sort of the boxes by that key gives).
-    static func sortedOrder(_ detections: [Detection]) -> [Int] {
+    package static func sortedOrder(_ detections: [Detection]) -> [Int] {
         func tieBreak(_ a: Int, _ b: Int) -> Bool {
             let x = detections[a], y = detections[b]
             return (x.classIndex, x.head, x.cell, x.anchor, a) < (y.classIndex, y.head, y.cell, y.anchor, b)
@@ -87,7 +87,7 @@ enum GreedyNMS {
 
     /// The sorted boxes grouped by class: `members` holds the indices of class 0's boxes in sorted order,
     /// then class 1's, ... (classes numbered by rank among the distinct class indices).
-    struct ClassRuns {
+    struct ClassRuns: Sendable {
         let detections: [Detection]
         let members: [Int]
         /// Class c's members are members[start[c] ..< start[c + 1]].

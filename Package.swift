@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // onnx TensorProto files of fixture packs (`foldkit fixtures --onnx`); the message's Swift code is generated
+        // once and committed (Fixtures/onnx/generate-swift.sh), no build plugin.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // System libraries (Debian: libopenblas-dev, libhdf5-dev, zlib1g-dev).
@@ -72,6 +75,7 @@ let package = Package(
                 "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
         // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).

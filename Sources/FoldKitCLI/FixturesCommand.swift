@@ -2,11 +2,12 @@ import ArgumentParser
 import FoldKit
 import Foundation
 
-/// `foldkit fixtures`: a seeded input and every layer's output as .npy, with checksums; or `--check` a pack.
+/// `foldkit fixtures`: a seeded input and the chosen layers' outputs as .npy (and onnx TensorProto files),
+/// with checksums; or `--check` a pack.
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixtures",
-        abstract: "Write the input and every layer's output as .npy files plus manifest.json, for other engines' tests.",
+        abstract: "Write the input and the layers' outputs as .npy files plus manifest.json, for other engines' tests.",
         discussion: HelpExamples.fixtures)
 
     @OptionGroup var model: ModelArguments
@@ -20,8 +21,17 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "Tensor layout: nchw (default), nhwc, sliced (MPSImage 4-channel slices).")
     var layout: FixtureLayout = .nchw
 
+    @Option(
+        help: ArgumentHelp(
+            "Layers whose outputs are written: all (default), outputs (the network's output layers: detection heads, the final layer), or a comma-separated list of Darknet section indices or Keras layer names. The input is always written.",
+            valueName: "all|outputs|LIST"))
+    var layers: String?
+
     @Flag(help: "Also pack every array into fixtures.npz (deflated; numpy.load reads it).")
     var npz = false
+
+    @Flag(help: "Also write each array as an onnx TensorProto: test_data_set_0/input_0.pb, output_0.pb, ... (onnx_test_runner's layout).")
+    var onnx = false
 
     @Option(help: "Recompute the pack in this folder and report any drift instead of writing.")
     var check: String?
@@ -37,6 +47,9 @@ struct FixturesCommand: ParsableCommand {
         // One forward pass in float64: OpenBLAS on one thread, FoldKit spreading each product over the cores.
         let tuning = ProcessTuning(singleThreadedBLAS: true).apply()
         if let check {
+            if layers != nil || onnx {
+                throw FoldKitError(.usage, "--layers and --onnx apply when writing a pack; --check takes both from the pack's manifest.json")
+            }
             let network = try model.load()
             try MemoryPlan.check(
                 needed: MemoryPlan.fixturesBytes(network, productThreading: tuning.productThreading), limit: memory.limit, command: "fixtures",
@@ -55,7 +68,10 @@ struct FixturesCommand: ParsableCommand {
             return
         }
         guard let out else { throw FoldKitError(.usage, "fixtures needs --out DIR (or --check DIR)") }
+        let choice = try FixtureLayerChoice(argument: layers ?? "all")
         let (network, given) = try input.load(model) { network in
+            // An unknown layer is refused before the input is read or anything is computed.
+            _ = try choice.layerIndices(in: network)
             let needed = MemoryPlan.fixturesBytes(network, productThreading: tuning.productThreading)
             try MemoryPlan.check(needed: needed, limit: memory.limit, command: "fixtures", network: network)
         }
@@ -64,15 +80,20 @@ struct FixturesCommand: ParsableCommand {
         let console = output.console
         let progress = PassProgress("fixtures", enabled: console.showsProgress)
         let manifest = try FixtureWriter.write(
-            network: network, input: modelInput, layout: layout, npz: npz, to: URL(fileURLWithPath: out),
+            network: network, input: modelInput, layout: layout, layers: choice, npz: npz, onnx: onnx, to: URL(fileURLWithPath: out),
             durable: durability.durable, productThreading: tuning.productThreading,
             progress: progress.update)
         progress.finish()
+        let written = manifest.layers?.written.count ?? network.layers.count
+        let extras = (npz ? ", fixtures.npz" : "") + (onnx ? ", \(manifest.onnx?.count ?? 0) onnx .pb files" : "")
         console.say(
-            "wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) layer outputs, \(layout.rawValue))\(npz ? ", fixtures.npz" : "") and manifest.json to \(out)"
+            "wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) outputs of \(written) of \(network.layers.count) layers, \(choice.name), \(layout.rawValue))\(extras) and manifest.json to \(out)"
         )
         console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
         try console.document(
-            JSONDocument(command: "fixtures", FixturesResult(out: out, layout: layout.rawValue, npz: npz, manifest: manifest, pass: true)))
+            JSONDocument(
+                command: "fixtures",
+                FixturesResult(
+                    out: out, layout: layout.rawValue, npz: npz, layers: choice.name, onnx: onnx, manifest: manifest, pass: true)))
     }
 }

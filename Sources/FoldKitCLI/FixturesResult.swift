@@ -6,6 +6,10 @@ struct FixturesResult: Encodable {
     var out: String?
     var layout: String?
     var npz: Bool?
+    /// `--layers`: all, outputs or list (writing).
+    var layers: String?
+    /// `--onnx` (writing).
+    var onnx: Bool?
     /// manifest.json as written (Docs/Fixtures.md).
     var manifest: FixtureManifest?
     /// The drift per tensor (`--check`).

@@ -36,6 +36,8 @@ enum HelpExamples {
         EXAMPLES:
           foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --out fixtures --layout nhwc --npz
           foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --image dog.jpg --out fixtures-dog
+          foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --layers outputs --onnx --out fixtures-heads
+          foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --layers 0,15,16,23 --out fixtures-some
           foldkit fixtures yolov3-tiny.cfg yolov3-tiny.weights --check fixtures --json
         """
 

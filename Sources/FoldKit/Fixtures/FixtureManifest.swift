@@ -46,7 +46,7 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
 
     /// "foldkit-fixtures".
     public var format: String
-    /// The manifest version (1).
+    /// The manifest version: 2 (1 before `layers` and `onnx` existed; a version 1 pack holds every layer).
     public var version: Int
     /// The model files' names.
     public var source: [String]
@@ -60,10 +60,36 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
     public var computedBy: String
     /// The layout of every tensor (nchw, nhwc or sliced).
     public var layout: String
-    /// The input first, then every layer's output in order.
+    /// The input first, then each written layer's output in network order.
     public var tensors: [Tensor]
     /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.
     public var pack: Pack?
+    /// Which layers' outputs the pack holds (version 2; absent in version 1, which holds every layer).
+    public var layers: Layers?
+    /// The onnx TensorProto files (`--onnx`; version 2): one per tensor, in the order of `tensors`.
+    public var onnx: [ONNXTensor]?
+
+    /// The layers a pack holds: `foldkit fixtures --layers`.
+    public struct Layers: Codable, Equatable, Sendable {
+        /// "all", "outputs" or "list" (`FixtureLayerChoice.name`).
+        public var choice: String
+        /// The layers written, in network order: Darknet section indices or Keras layer names.
+        public var written: [LayerID]
+    }
+
+    /// One `test_data_set_0/*.pb` file (Docs/Fixtures.md "ONNX test data").
+    public struct ONNXTensor: Codable, Equatable, Sendable {
+        /// The pack-relative path: `test_data_set_0/input_0.pb` or `test_data_set_0/output_<k>.pb`.
+        public var file: String
+        /// The `.npy` file whose array it holds (same dims, same element order).
+        public var npy: String
+        /// That tensor's layer (as in `Tensor.layer`).
+        public var layer: LayerID
+        /// The TensorProto's `name`: the tensor's name.
+        public var name: String
+        /// SHA-256 (hex) of the .pb file.
+        public var sha256: String
+    }
 
     /// fixtures.npz holding every tensor, when asked for.
     public struct Pack: Codable, Equatable, Sendable {

@@ -1,7 +1,8 @@
 import FoldKitCore
 import Foundation
 
-/// Writes a seeded (or given) input and every layer's output as .npy files plus `manifest.json`.
+/// Writes a seeded (or given) input and the chosen layers' outputs as .npy files plus `manifest.json`,
+/// and with `onnx` the same arrays as onnx TensorProto files (`ONNXTensorFile`).
 ///
 /// The outputs come from the original network (batch norm unfolded) computed in float64 and rounded
 /// once to float32: the most accurate reference FoldKit can give another engine's tests.
@@ -14,34 +15,54 @@ public enum FixtureWriter {
     /// The single progress phase of `write`: a layer counts once its output has been computed and written.
     public static let progressPhase = "forward pass (float64) and writing"
 
-    /// `progress` gets `progressPhase` with the layers done (computed and written) as they finish.
+    /// The manifest version `write` produces (Docs/Fixtures.md): 2 added `layers` and `onnx`.
+    public static let manifestVersion = 2
+
+    /// Writes the pack to `destination`. `layers` chooses which layers' outputs are written (the input
+    /// always is); it is resolved against the network (`FixtureLayerChoice.layerIndices(in:)`, throwing
+    /// for unknown layers) before anything is computed, and the pass stops after the last chosen layer.
+    /// `npz` adds `fixtures.npz`; `onnx` adds `test_data_set_0/input_0.pb` and `output_<k>.pb` (k = 0, 1, ...
+    /// over the written layer tensors in manifest order).
+    /// `progress` gets `progressPhase` with the layers done (computed and written) as they finish, out of
+    /// the layers computed (up to the last chosen one).
     /// `durable` flushes every file and the folder to disk before the folder is swapped into place
     /// (by default the pack is atomic only: Docs/Security.md, "Output safety", item "Durability"). `productThreading` is the
     /// forward pass's (`ExecutorOptions.productThreading`); the pack is the same either way.
     @discardableResult
     public static func write(
-        network: Network, input: ModelInput, layout: FixtureLayout, npz: Bool = false, to destination: URL, durable: Bool = false,
-        productThreading: ProductThreading = .library, progress: LayerProgress? = nil
+        network: Network, input: ModelInput, layout: FixtureLayout, layers: FixtureLayerChoice = .all, npz: Bool = false, onnx: Bool = false,
+        to destination: URL, durable: Bool = false, productThreading: ProductThreading = .library, progress: LayerProgress? = nil
     ) throws -> FixtureManifest {
+        let chosen = try layers.layerIndices(in: network)
+        let positions = Set(chosen.map { $0 + 1 }).union([0])
+        let last = chosen.last.map { $0 + 1 } ?? 0
         let vectors = vectorLayers(network)
-        let layerCount = network.layers.count
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             var tensors: [FixtureManifest.Tensor] = []
+            var onnxTensors: [FixtureManifest.ONNXTensor] = []
             var packer = npz ? try NPZArchiveWriter(url: try folder.url(for: "fixtures.npz")) : nil
-            try forEachTensor(network: network, input: input, productThreading: productThreading) { position, values in
-                for tensor in stored(network: network, position: position, values: values, layout: layout, vectors: vectors) {
-                    let data = NPYFile.encode(values: tensor.values, shape: tensor.shape)
-                    let url = try folder.url(for: tensor.fileName)
-                    do { try data.write(to: url) } catch {
-                        throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path)
+            try forEachTensor(network: network, input: input, productThreading: productThreading, through: last) { position, values in
+                if positions.contains(position) {
+                    for tensor in stored(network: network, position: position, values: values, layout: layout, vectors: vectors) {
+                        let data = NPYFile.encode(values: tensor.values, shape: tensor.shape)
+                        try write(data, to: try folder.url(for: tensor.fileName))
+                        tensors.append(
+                            FixtureManifest.Tensor(
+                                file: tensor.fileName, layer: tensor.id, name: tensor.name, type: tensor.type, shape: tensor.shape,
+                                layout: tensor.layout, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                        try packer?.add(name: String(tensor.fileName.dropLast(4)), npy: data)
+                        if onnx {
+                            let name = position == 0 ? ONNXTensorFile.inputName : ONNXTensorFile.outputName(onnxTensors.count - 1)
+                            let proto = try ONNXTensorFile.encode(npy: data, shape: tensor.shape, name: tensor.name)
+                            try write(proto, to: try folder.url(for: name, in: ONNXTensorFile.folder))
+                            onnxTensors.append(
+                                FixtureManifest.ONNXTensor(
+                                    file: ONNXTensorFile.path(name), npy: tensor.fileName, layer: tensor.id, name: tensor.name,
+                                    sha256: Checksum.sha256Hex(proto)))
+                        }
                     }
-                    tensors.append(
-                        FixtureManifest.Tensor(
-                            file: tensor.fileName, layer: tensor.id, name: tensor.name, type: tensor.type, shape: tensor.shape,
-                            layout: tensor.layout, dtype: "float32", sha256: Checksum.sha256Hex(data)))
-                    try packer?.add(name: String(tensor.fileName.dropLast(4)), npy: data)
                 }
-                if position > 0 { progress?(progressPhase, position, layerCount) }
+                if position > 0 { progress?(progressPhase, position, last) }
             }
             var pack: FixtureManifest.Pack?
             if let url = packer?.url {
@@ -49,12 +70,27 @@ public enum FixtureWriter {
                 pack = .init(file: "fixtures.npz", sha256: try Checksum.sha256Hex(fileAt: url.path))
             }
             let manifest = FixtureManifest(
-                format: "foldkit-fixtures", version: 1, source: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
+                format: "foldkit-fixtures", version: manifestVersion,
+                source: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                 bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
-                input: input.origin, computedBy: computedBy, layout: layout.rawValue, tensors: tensors, pack: pack)
+                input: input.origin, computedBy: computedBy, layout: layout.rawValue, tensors: tensors, pack: pack,
+                layers: .init(choice: layers.name, written: chosen.map { layerID(network.layers[$0], in: network) }),
+                onnx: onnx ? onnxTensors : nil)
             try JSONOutput.write(manifest, to: try folder.url(for: "manifest.json"))
             return manifest
         }
+    }
+
+    /// Writes one file of the pack.
+    private static func write(_ data: Data, to url: URL) throws {
+        do { try data.write(to: url) } catch {
+            throw FoldKitError(.io, "cannot write fixture: \(error.localizedDescription)", file: url.path)
+        }
+    }
+
+    /// How the manifest names `layer`: its index (Darknet) or its name (Keras).
+    static func layerID(_ layer: Layer, in network: Network) -> FixtureManifest.LayerID {
+        network.layerIdentity == .index ? .index(layer.index) : .name(layer.name)
     }
 
     /// Keras layers whose output is a rank-2 (batch, features) tensor: Dense, Flatten, global pooling,
@@ -81,17 +117,21 @@ public enum FixtureWriter {
     static let computedBy = "original network (batch norm unfolded), float64 arithmetic, stored as float32"
 
     /// Calls `body(position, values)` with the input (position 0) and then with each layer's output
-    /// (position i + 1 for layer i) as soon as it is computed: channel-major, float64 rounded to float32.
+    /// (position i + 1 for layer i) as soon as it is computed, up to position `last` (the layers after it
+    /// are not run): channel-major, float64 rounded to float32.
     /// Between calls only the outputs later layers still read (and the network's outputs) are held, in
     /// float64; `body` owns `values`. Parameters are read and converted layer by layer.
     static func forEachTensor(
-        network: Network, input: ModelInput, productThreading: ProductThreading, _ body: (Int, [Float]) throws -> Void
+        network: Network, input: ModelInput, productThreading: ProductThreading, through last: Int? = nil, _ body: (Int, [Float]) throws -> Void
     ) throws {
+        let last = last ?? network.layers.count
         let executor = try Executor<Double>(network: network, options: ExecutorOptions(streamParameters: true, productThreading: productThreading))
         let pass = try executor.start(input: input.values.map(Double.init), retention: .outputsOnly)
         try body(0, input.values)
+        guard last > 0 else { return }
         while let (index, output) = try pass.next() {
             try body(index + 1, output.map { Float($0) })
+            if index + 1 >= last { return }
         }
     }
 
@@ -101,7 +141,7 @@ public enum FixtureWriter {
     ) {
         if position == 0 { return ("input.npy", .name("input"), "input", "input", network.inputShape) }
         let layer = network.layers[position - 1]
-        let id: FixtureManifest.LayerID = network.layerIdentity == .index ? .index(layer.index) : .name(layer.name)
+        let id = layerID(layer, in: network)
         let suffix = network.layerIdentity == .index ? "" : "_" + SafeFileName.sanitize(layer.name)
         return (String(format: "layer_%03d", layer.index) + suffix + ".npy", id, layer.name, network.typeName(of: layer), layer.outputShape)
     }

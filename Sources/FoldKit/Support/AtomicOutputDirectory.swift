@@ -74,6 +74,19 @@ final class AtomicOutputDirectory {
         return temporary.appendingPathComponent(fileName)
     }
 
+    /// The URL for `fileName` inside the subfolder `subfolder` of the temporary folder, which is created
+    /// when missing. Both must be plain names (one level: a fixture pack's `test_data_set_0/`).
+    func url(for fileName: String, in subfolder: String) throws -> URL {
+        let folder = try url(for: subfolder)
+        guard SafeFileName.isPlain(fileName) else {
+            throw FoldKitError(.usage, "refusing to write outside the output folder", found: subfolder + "/" + fileName)
+        }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw FoldKitError(.io, "cannot create output folder: \(error.localizedDescription)", file: folder.path)
+        }
+        return folder.appendingPathComponent(fileName)
+    }
+
     /// Swaps the finished folder into place, replacing an older one; when `durable`, flushes it to disk
     /// first and the parent folder after.
     func commit() throws {

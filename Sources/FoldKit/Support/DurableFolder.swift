@@ -15,19 +15,28 @@ import Foundation
 /// syncing it flushes what the writers wrote through their own descriptors. Then the folder itself is
 /// synced (its entries), and after the rename the parent folder (the new name).
 enum DurableFolder {
-    /// `fsync` of every regular file directly inside `folder`, then of `folder`; returns how many items
-    /// were flushed (files + 1).
+    /// `fsync` of every regular file inside `folder` and, depth first, of every subfolder's contents and
+    /// the subfolder itself (a fixture pack's `test_data_set_0/`), then of `folder`; returns how many items
+    /// were flushed (files and folders, `folder` included).
     @discardableResult
     static func syncContents(of folder: URL) throws -> Int {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path) } catch {
             throw FoldKitError(.io, "cannot list the finished output: \(error.localizedDescription)", file: folder.path)
         }
+        var flushed = 0
         for name in names.sorted() {
-            try sync(folder.appendingPathComponent(name).path, directory: false)
+            let item = folder.appendingPathComponent(name)
+            let type = (try? FileManager.default.attributesOfItem(atPath: item.path))?[.type] as? FileAttributeType
+            if type == .typeDirectory {
+                flushed += try syncContents(of: item)
+            } else {
+                try sync(item.path, directory: false)
+                flushed += 1
+            }
         }
         try sync(folder.path, directory: true)
-        return names.count + 1
+        return flushed + 1
     }
 
     /// `fsync` of one file or folder (a folder: its entries).

@@ -94,4 +94,21 @@ final class AtomicOutputDirectoryTests: XCTestCase {
             XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("b.bin"), encoding: .utf8), "b.bin")
         }
     }
+
+    /// A subfolder (a fixture pack's test_data_set_0/) is written through `url(for:in:)`, flushed file by
+    /// file and as a folder with `durable`, and may not name a path outside the output.
+    func testSubfolderFilesAreWrittenAndFlushed() throws {
+        let out = parent.appendingPathComponent("nested")
+        let folder = try AtomicOutputDirectory(destination: out, durable: true)
+        try Data("m".utf8).write(to: try folder.url(for: "manifest.json"))
+        for name in ["input_0.pb", "output_0.pb"] { try Data(name.utf8).write(to: try folder.url(for: name, in: "test_data_set_0")) }
+        XCTAssertThrowsError(try folder.url(for: "../x.pb", in: "test_data_set_0"))
+        XCTAssertThrowsError(try folder.url(for: "x.pb", in: "../elsewhere"))
+        try folder.commit()
+        // manifest.json, the two .pb files, test_data_set_0/, the output folder and its parent.
+        XCTAssertEqual(folder.flushedItems, 1 + 2 + 1 + 1 + 1)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("test_data_set_0").path).sorted(),
+            ["input_0.pb", "output_0.pb"])
+    }
 }

@@ -87,11 +87,14 @@ final class BlobFolderReaderTests: XCTestCase {
         try JSONEncoder().encode(manifest).write(to: url)
         XCTAssertEqual(try BlobFolderReader.manifest(in: folder), manifest)
         var other = manifest
-        other.version = 2
+        other.version = 1  // version 1 folders (before input, heads and class names) are still read
+        try JSONEncoder().encode(other).write(to: url)
+        XCTAssertEqual(try BlobFolderReader.manifest(in: folder).version, 1)
+        other.version = 3
         try JSONEncoder().encode(other).write(to: url)
         XCTAssertThrowsError(try BlobFolderReader.manifest(in: folder)) { error in
             XCTAssertEqual((error as? BlobFolderError)?.kind, .badManifest)
-            XCTAssertEqual((error as? BlobFolderError)?.found, "foldkit-blobs v2")
+            XCTAssertEqual((error as? BlobFolderError)?.found, "foldkit-blobs v3")
         }
     }
 }

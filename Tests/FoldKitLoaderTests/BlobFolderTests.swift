@@ -107,7 +107,7 @@ final class BlobFolderTests: XCTestCase {
         let manifestURL = url.appendingPathComponent("manifest.json")
         let original = try String(contentsOf: manifestURL, encoding: .utf8)
         for (change, kind, file) in [
-            (original.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"), BlobFolderError.Kind.badManifest, "manifest.json"),
+            (original.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 7"), BlobFolderError.Kind.badManifest, "manifest.json"),
             (original.replacingOccurrences(of: "\"conv0_W.bin\"", with: "\"..\\/conv0_W.bin\""), .unsafeFileName, "../conv0_W.bin"),
             (original.replacingOccurrences(of: "\"float32\"", with: "\"float16\""), .badEntry, "conv0_W.bin"),
             ("{}", .badManifest, "manifest.json"),
@@ -118,11 +118,11 @@ final class BlobFolderTests: XCTestCase {
             XCTAssertEqual(error?.kind, kind, change.prefix(60).description)
             XCTAssertEqual(error?.file, file)
         }
-        let version = original.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7")
+        let version = original.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 7")
         try version.write(to: manifestURL, atomically: true, encoding: .utf8)
         XCTAssertEqual(
             loaderError { _ = try BlobFolder(url: url) }?.description,
-            "manifest.json: unknown manifest format (expected foldkit-blobs v1, found foldkit-blobs v7)")
+            "manifest.json: unknown manifest format (expected foldkit-blobs v1 or v2, found foldkit-blobs v7)")
         try FileManager.default.removeItem(at: manifestURL)
         XCTAssertEqual(loaderError { _ = try BlobFolder(url: url) }?.kind, .missingManifest)
     }

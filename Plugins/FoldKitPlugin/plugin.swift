@@ -11,8 +11,9 @@ import PackagePlugin
 /// Each model becomes one build command writing the folder `NAME.blobs/` (the blobs and `manifest.json`
 /// of Docs/BlobFormat.md) into the plugin's work directory; SwiftPM copies the folder, whole, into the
 /// target's resource bundle: `Bundle.module.url(forResource: "NAME", withExtension: "blobs")`.
-/// The command's inputs are the model files and the `foldkit` executable, so it runs again when either
-/// changes and not otherwise. Its one declared output is that folder: the blob file names come from
+/// The command's inputs are the model files, the class names file beside them (`NAME.names`, else the only
+/// `.names` file of the folder; passed as `--names`, so the manifest carries the class names) and the
+/// `foldkit` executable, so it runs again when one of them changes and not otherwise. Its one declared output is that folder: the blob file names come from
 /// the model (layer indices, Keras layer names) and are not known before it is read.
 @main
 struct FoldKitPlugin: BuildToolPlugin {
@@ -32,8 +33,8 @@ struct FoldKitPlugin: BuildToolPlugin {
             return .buildCommand(
                 displayName: "foldkit convert \(model.files.map(\.lastPathComponent).joined(separator: " "))",
                 executable: converter,
-                arguments: ["convert"] + model.files.map(\.path) + ["--out", output.path],
-                inputFiles: model.files + [converter],
+                arguments: ["convert"] + model.files.map(\.path) + ["--out", output.path] + (model.names.map { ["--names", $0.path] } ?? []),
+                inputFiles: model.files + (model.names.map { [$0] } ?? []) + [converter],
                 outputFiles: [output])
         }
     }

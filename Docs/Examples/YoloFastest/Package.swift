@@ -3,7 +3,10 @@ import PackageDescription
 
 /// Example: a target holding a Darknet model (yolo-fastest-1.1) that FoldKitPlugin converts during the
 /// build; the executable reads the generated blobs and manifest.json from Bundle.module with
-/// FoldKitLoader (Foundation only). See Docs/Plugin.md and Docs/Library.md in the FoldKit repository.
+/// FoldKitLoader (Foundation only), runs dog.jpg through the network rebuilt from that folder alone (FoldKit's
+/// CPU executor standing in for an app's Metal engine) and decodes the boxes with FoldKitLoader. The bundle
+/// holds the blob folder and the photo, no .cfg or .weights. See Docs/Plugin.md and Docs/Library.md in the
+/// FoldKit repository.
 let package = Package(
     name: "YoloFastestExample",
     dependencies: [
@@ -13,10 +16,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "YoloFastestExample",
-            dependencies: [.product(name: "FoldKitLoader", package: "FoldKit")],
-            // The model's provenance, licence, class names and test photo travel with it; only the
-            // .cfg + .weights pair is a plugin input.
-            exclude: ["Model/SOURCE.txt", "Model/LICENSE.txt", "Model/coco.names", "Model/dog.jpg"],
+            dependencies: [.product(name: "FoldKitLoader", package: "FoldKit"), .product(name: "FoldKit", package: "FoldKit")],
+            // The model's provenance, licence and class names travel with it; the .cfg + .weights pair (with
+            // the class names beside it) is the plugin's input, the photo a resource.
+            exclude: ["Model/SOURCE.txt", "Model/LICENSE.txt", "Model/coco.names"],
+            resources: [.copy("Model/dog.jpg")],
             plugins: [.plugin(name: "FoldKitPlugin", package: "FoldKit")]),
     ]
 )

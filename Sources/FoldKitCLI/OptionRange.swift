@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The ranges numeric options must lie in, checked in the commands' `validate()` (before anything is
 /// read), so that `--threshold 1.5` is a usage error naming the option, the value and the range (exit 1;
-/// Docs/CLI.md "Option ranges") rather than a run that silently finds no box.
+/// Docs/CLI.md "Conventions") rather than a run that silently finds no box.
 enum OptionRange {
     /// A range of floating-point values.
     enum Real {

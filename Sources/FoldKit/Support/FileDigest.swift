@@ -60,7 +60,7 @@ public struct FileDigest: Codable, Equatable, Sendable {
         return FileDigest(role: role, path: path, bytes: bytes, sha256: Checksum.hex(hasher.finalize()), note: note)
     }
 
-    /// One line for a text report: `role  path  bytes  sha256` (and the note).
+    /// One line for a text report: `role: path (N bytes) sha256 HEX`, then `; note` when there is one.
     public var text: String {
         "\(role.rawValue): \(path) (\(bytes) bytes) sha256 \(sha256)" + (note.map { "; \($0)" } ?? "")
     }

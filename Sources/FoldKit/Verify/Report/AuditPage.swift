@@ -7,8 +7,9 @@ import Foundation
 /// Every number comes from the `VerificationReport` that `--json` writes: each table cell holding a
 /// number carries it in `data-value` as Swift's shortest round-trip decimal (the JSON encoder's
 /// form), beside a 3-digit rendering for people. Sections (Docs/Verify.md "Audit page"):
-/// the verdict, one chart per precision (`DeviationChart`), the float16 hazards, the boxes on the image
-/// (`DetectionOverlay`, with `--image`), one layer table per precision, blob problems, timings.
+/// the verdict with the tool version, the files read with their SHA-256 (`FileDigest`), one chart per
+/// precision (`DeviationChart`), the float16 hazards, the boxes on the image (`DetectionOverlay`, with
+/// `--image`), one layer table per precision, blob problems, timings.
 package enum AuditPage {
     /// How many of the original network's boxes the page draws and lists (strongest first).
     package static let shownBoxes = 100

@@ -43,6 +43,19 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Also write the figures as JSON to this file.")
     var json: String?
 
+    func validate() throws {
+        try OptionRange.check("--input-size", inputSize, atLeast: 1)
+        try OptionRange.check("--runs", runs, atLeast: 1)
+        try OptionRange.check("--classes", classes, atLeast: 1)
+        for size in decodeInputSizes.split(separator: ",", omittingEmptySubsequences: false) {
+            let text = size.trimmingCharacters(in: .whitespaces)
+            guard let value = Int(text) else {
+                throw ValidationError("--decode-input-sizes '\(text)' is not an integer: expected comma-separated multiples of 32")
+            }
+            try OptionRange.check("--decode-input-sizes", value, atLeast: 32, multipleOf: 32)
+        }
+    }
+
     func run() throws {
         // Repeated passes, as in an application that runs the network frame after frame: keep freed layer
         // outputs' pages instead of faulting fresh ones in on every pass, and run OpenBLAS on one thread with
@@ -107,7 +120,8 @@ struct BenchCommand: ParsableCommand {
             report("keras read", try Timing.measure(runs: runs) { _ = try ModelLoader.load(paths: [keras]) })
         }
         if let json {
-            try JSONOutput.write(results, to: URL(fileURLWithPath: json))
+            let files = try [cfg, weights, keras].compactMap { $0 }.map { try FileDigest.of($0, role: .model) }
+            try JSONOutput.write(BenchDocument(figures: results, filesRead: files), to: URL(fileURLWithPath: json))
         }
     }
 

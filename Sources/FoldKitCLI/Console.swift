@@ -31,6 +31,17 @@ struct Console {
         FileHandle.standardOutput.write(try JSONOutput.encode(value) + Data("\n".utf8))
     }
 
+    /// A `note: ...` line on stderr (not under `--quiet`; also with `--json`, whose document is on stdout).
+    func note(_ text: String) {
+        guard !quiet else { return }
+        FileHandle.standardError.write(Data("note: \(text)\n".utf8))
+    }
+
+    /// How an `--input` array was converted to float32, when it was (float64 or float16 files).
+    func note(_ input: ModelInput) {
+        if let file = input.file, let conversion = file.note { note("input \(file.path): \(conversion)") }
+    }
+
     /// A `ProgressLine` that stays silent unless progress may be shown.
     func progressLine(_ label: String) -> ProgressLine {
         ProgressLine(label, enabled: showsProgress ? nil : false)

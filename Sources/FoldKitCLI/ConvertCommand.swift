@@ -38,6 +38,9 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        var preflight = InputPreflight()
+        preflight.addModel(model.files)
+        try preflight.check()
         let start = Date()
         // Convert makes no BLAS call: OpenBLAS's workers, spinning after load, would cost a core.
         ProcessTuning(singleThreadedBLAS: true).apply()
@@ -82,9 +85,11 @@ struct ConvertCommand: ParsableCommand {
         }
         let seconds = Date().timeIntervalSince(start)
         console.say(String(format: "took %.2f s", seconds))
+        // The model files' digests are the ones the manifest records, computed while converting.
+        let filesRead = output.json ? try ModelDigests(network.sourceFiles, known: manifest.source.sha256).result() : []
         try console.document(
             JSONDocument(
-                command: "convert",
+                command: "convert", filesRead: filesRead,
                 ConvertResult(
                     out: out, blobs: manifest.tensors.count, bytes: bytes, layout: layout.rawValue.lowercased(),
                     foldedBatchNormLayers: manifest.layers.filter { $0.foldedBatchNorm == true }.map(\.index),

@@ -43,9 +43,22 @@ struct FixturesCommand: ParsableCommand {
     @OptionGroup var memory: MemoryArguments
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        try OptionRange.check("--rtol", rtol, .nonNegative)
+    }
+
     func run() throws {
+        var preflight = InputPreflight()
+        preflight.addModel(model.files)
+        preflight.add("--input", input.input)
+        preflight.add("--image", image.image)
+        preflight.add("--check", check, .folderWithManifest)
+        preflight.add("--draw", image.draw, .output)
+        try preflight.check()
         // One forward pass in float64: OpenBLAS on one thread, FoldKit spreading each product over the cores.
         let tuning = ProcessTuning(singleThreadedBLAS: true).apply()
+        // Hashed beside the pass, for the document's filesRead.
+        let digests = output.json ? ModelDigests(model.files) : nil
         if let check {
             if layers != nil || onnx {
                 throw FoldKitError(.usage, "--layers and --onnx apply when writing a pack; --check takes both from the pack's manifest.json")
@@ -63,7 +76,13 @@ struct FixturesCommand: ParsableCommand {
             let verdictLine = lines.popLast() ?? ""
             lines.forEach(console.say)
             console.verdict(verdictLine, pass: report.pass)
-            try console.document(JSONDocument(command: "fixtures", FixturesResult(check: report, pass: report.pass)))
+            if output.json {
+                // The pack's manifest.json holds every .npy's SHA-256, each compared by the check.
+                let manifest = try FileDigest.of((check as NSString).appendingPathComponent("manifest.json"), role: .fixtureManifest)
+                try console.document(
+                    JSONDocument(
+                        command: "fixtures", filesRead: try (digests?.result() ?? []) + [manifest], FixturesResult(check: report, pass: report.pass)))
+            }
             if !report.pass { throw CheckFailed() }
             return
         }
@@ -76,8 +95,10 @@ struct FixturesCommand: ParsableCommand {
             try MemoryPlan.check(needed: needed, limit: memory.limit, command: "fixtures", network: network)
         }
         try health.refuseUnhealthy(network)
-        let modelInput = try image.prepare(for: network)?.input ?? given
         let console = output.console
+        console.note(given)
+        let prepared = try image.prepare(for: network)
+        let modelInput = prepared?.input ?? given
         let progress = PassProgress("fixtures", enabled: console.showsProgress)
         let manifest = try FixtureWriter.write(
             network: network, input: modelInput, layout: layout, layers: choice, npz: npz, onnx: onnx, to: URL(fileURLWithPath: out),
@@ -90,9 +111,10 @@ struct FixturesCommand: ParsableCommand {
             "wrote \(manifest.tensors.count) tensors (input + \(manifest.tensors.count - 1) outputs of \(written) of \(network.layers.count) layers, \(choice.name), \(layout.rawValue))\(extras) and manifest.json to \(out)"
         )
         console.say("outputs: \(manifest.computedBy); batch norm epsilon \(manifest.bnEpsilon) \(manifest.bnEpsilonMode)")
+        let filesRead = output.json ? try (digests?.result() ?? []) + [given.file, prepared?.digest].compactMap { $0 } : []
         try console.document(
             JSONDocument(
-                command: "fixtures",
+                command: "fixtures", filesRead: filesRead,
                 FixturesResult(
                     out: out, layout: layout.rawValue, npz: npz, layers: choice.name, onnx: onnx, manifest: manifest, pass: true)))
     }

@@ -6,6 +6,10 @@ import Foundation
 enum FoldKitMain {
     static func main() {
         TerminationSignals.install()
+        if let message = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
+            FileHandle.standardError.write(Data("\(TerminalStyle.standardError.paint("error:", .red)) \(message)\n".utf8))
+            exit(1)
+        }
         do {
             var command = try FoldKitCommand.parseAsRoot()
             try command.run()

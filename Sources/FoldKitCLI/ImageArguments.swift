@@ -21,19 +21,25 @@ struct ImageArguments: ParsableArguments {
         var picture: RGBImage
         var preprocessing: ImagePreprocessing
         var drawPath: String?
+        /// The image file's size and SHA-256, of the bytes decoded.
+        var digest: FileDigest
+    }
+
+    func validate() throws {
+        if draw != nil && image == nil { throw ValidationError("--draw needs --image (the picture to draw the boxes on)") }
     }
 
     func prepare(for network: Network) throws -> Prepared? {
-        guard let image else {
-            if draw != nil { throw FoldKitError(.usage, "--draw needs --image") }
-            return nil
-        }
-        let picture = try ImageFile.read(path: image)
+        guard let image else { return nil }
+        guard let data = FileManager.default.contents(atPath: image) else { throw FoldKitError(.io, "cannot read image", file: image) }
+        let picture = try ImageFile.decode(data, path: image)
         var preprocessing = ImagePreprocessing(mode: resize, channelOrder: channelOrder)
         // Internal tensors are channel-major whatever the model's own convention.
         let values = try preprocessing.tensor(from: picture, shape: network.inputShape)
         let origin = "image \(image) (\(picture.width)x\(picture.height), \(resize.rawValue), \(channelOrder.rawValue), values / 255)"
-        return Prepared(input: ModelInput(values: values, origin: origin), picture: picture, preprocessing: preprocessing, drawPath: draw)
+        return Prepared(
+            input: ModelInput(values: values, origin: origin), picture: picture, preprocessing: preprocessing, drawPath: draw,
+            digest: FileDigest(role: .image, path: image, data: data))
     }
 }
 

@@ -13,7 +13,12 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        var preflight = InputPreflight()
+        preflight.addModel(model.files)
+        try preflight.check()
         let console = output.console
+        // Hashed beside the reading and the scans, for the document's filesRead.
+        let digests = output.json ? ModelDigests(model.files) : nil
         let network = try model.load(requireWeights: false)
         console.say(InspectTable.render(network))
         var hazards: [Float16Hazard]?
@@ -27,6 +32,9 @@ struct InspectCommand: ParsableCommand {
             for hazard in found { console.say("  " + hazard.text) }
             hazards = found
         }
-        try console.document(JSONDocument(command: "inspect", InspectResult(network, float16Hazards: hazards, weightProblems: weightProblems)))
+        try console.document(
+            JSONDocument(
+                command: "inspect", filesRead: try digests?.result() ?? [],
+                InspectResult(network, float16Hazards: hazards, weightProblems: weightProblems)))
     }
 }

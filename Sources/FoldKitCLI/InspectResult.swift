@@ -30,6 +30,24 @@ struct InspectResult: Encodable {
     /// each naming tensor, layer, element and byte offset; empty when healthy, absent without weights.
     var weightProblems: [String]?
 
+    private enum CodingKeys: String, CodingKey {
+        case format, files, inputShape, layers, parameterCount, metadata, float16Hazards, weightProblems
+    }
+
+    /// Every field, null when absent (a cfg alone has no hazards or weight problems): each document has
+    /// the same top-level keys (Docs/CLI.md "JSON documents").
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(files, forKey: .files)
+        try container.encode(inputShape, forKey: .inputShape)
+        try container.encode(layers, forKey: .layers)
+        try container.encode(parameterCount, forKey: .parameterCount)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encode(float16Hazards, forKey: .float16Hazards)
+        try container.encode(weightProblems, forKey: .weightProblems)
+    }
+
     init(_ network: Network, float16Hazards: [Float16Hazard]?, weightProblems: [String]? = nil) {
         format = network.format.rawValue
         files = network.sourceFiles

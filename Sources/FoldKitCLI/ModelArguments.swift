@@ -22,6 +22,12 @@ struct ModelArguments: ParsableArguments {
     @Option(help: "Input width (see --height).")
     var width: Int?
 
+    func validate() throws {
+        try OptionRange.check("--bn-epsilon", bnEpsilon, .nonNegative)
+        try OptionRange.check("--height", height, atLeast: 1)
+        try OptionRange.check("--width", width, atLeast: 1)
+    }
+
     var options: ModelOptions {
         ModelOptions(epsilon: bnEpsilon, epsilonPlacement: bnEpsilonMode, inputHeight: height, inputWidth: width)
     }

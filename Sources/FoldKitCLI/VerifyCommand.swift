@@ -58,7 +58,26 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var memory: MemoryArguments
 
+    func validate() throws {
+        try OptionRange.check("--atol", atol, .nonNegative)
+        try OptionRange.check("--rtol", rtol, .nonNegative)
+        try OptionRange.check("--threshold", threshold, .unitInterval)
+        try OptionRange.check("--nms", nms, .unitInterval)
+        try OptionRange.check("--min-iou", minIoU, .unitInterval)
+    }
+
     func run() throws {
+        // Every path first: a missing image or names file is reported before a large model is read.
+        var preflight = InputPreflight()
+        preflight.addModel(model.files)
+        preflight.add("--input", input.input)
+        preflight.add("--image", image.image)
+        preflight.add("--names", names)
+        preflight.add("--blobs", blobs, .folderWithManifest)
+        preflight.add("--draw", image.draw, .output)
+        preflight.add("--report", report, .output)
+        preflight.add("--json", json == "-" ? nil : json, .output)
+        try preflight.check()
         // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
         // pages; OpenBLAS runs on one thread and FoldKit spreads products over the cores, so no BLAS worker
         // spins beside folding, the kernels and the layer comparisons.
@@ -68,13 +87,18 @@ struct VerifyCommand: ParsableCommand {
             let needed = MemoryPlan.verifyBytes(network, float16: fp16, productThreading: tuning.productThreading)
             try MemoryPlan.check(needed: needed, limit: memory.limit, command: "verify", network: network)
         }
+        console.note(given)
         for line in WeightHealthArguments.report(try WeightHealthCheck.scan(original)) { console.say(line) }
         var blobNetwork: Network?
         var blobsAreFloat16 = false
         var problems: [BlobReader.Problem] = []
+        var blobDigests: (manifest: FileDigest, sources: [String: String])?
         if let blobs {
             let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
             problems = result.problems
+            var manifest = result.manifestDigest
+            manifest.path = (blobs as NSString).appendingPathComponent("manifest.json")  // as the user named the folder
+            blobDigests = (manifest, result.sourceDigests)
             if let missing = problems.first(where: \.missing) {
                 throw FoldKitError(
                     .io, "blob file is missing for tensor \(missing.tensor)",
@@ -99,22 +123,26 @@ struct VerifyCommand: ParsableCommand {
         }
         let prepared = try image.prepare(for: original)
         let modelInput = prepared?.input ?? given
-        let classNames = try ClassNames.load(path: names, for: original)
+        let classNames = try ClassNames.loadFile(path: names, for: original)
         let frame = prepared.map {
             ImageFrame(
                 imageWidth: $0.picture.width, imageHeight: $0.picture.height, preprocessing: $0.preprocessing,
                 networkInput: original.inputShape)
         }
         let progress = PassProgress("verify", enabled: console.showsProgress)
-        let report = try Verifier.verify(
+        var report = try Verifier.verify(
             original: original,
             makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobNetwork ?? FoldBatchNorm.apply(to: original) },
             float16Candidate: blobsAreFloat16 ? blobNetwork : nil, input: modelInput,
             options: .init(
                 absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
-                imageFrame: frame, classNames: classNames, productThreading: tuning.productThreading),
+                imageFrame: frame, classNames: classNames?.names, productThreading: tuning.productThreading, blobFolder: blobs,
+                knownDigests: blobDigests?.sources ?? [:]),
             blobProblems: problems, progress: progress.update)
         progress.finish()
+        // The model files and the --input array are named by the verifier; the other files read here.
+        report.filesRead += [prepared?.digest, classNames?.digest, blobDigests?.manifest]
+            .compactMap { $0 }
         var text = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let verdictLine = text.popLast() ?? ""
         text.forEach(console.say)

@@ -89,7 +89,8 @@ final class VerifyCommandTests: XCTestCase {
         let r32 = try readJSON(json32), r16 = try readJSON(json16)
         for r in [r32, r16] {
             XCTAssertEqual(r["tool"] as? String, "foldkit verify")
-            XCTAssertEqual(r["version"] as? Int, 2)
+            XCTAssertEqual(r["schemaVersion"] as? Int, 3)
+            XCTAssertEqual(r["version"] as? Int, 3, "the version-2 name of the schema version, kept")
             XCTAssertEqual(r["format"] as? String, "darknet")
             XCTAssertEqual(r["verdict"] as? String, "pass")
             XCTAssertEqual((r["files"] as? [String])?.count, 2)

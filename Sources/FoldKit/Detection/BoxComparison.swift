@@ -90,7 +90,7 @@ enum BoxComparison {
             borderlineUnpaired: tally.referenceOnly.count + tally.candidateOnly.count - clearly.count,
             clearlyUnpaired: clearly, nonFiniteBoxes: tally.nonFinite, overflowHazards: candidate.overflows + reference.overflows,
             saturation: saturation, smallestIoU: tally.smallestIoU, largestScoreDifference: tally.largestScoreDifference,
-            pass: clearly.isEmpty && tally.smallestIoU >= settings.minimumIoU, countsInVerdict: !saturation.saturated)
+            pass: clearly.isEmpty && (tally.smallestIoU.map { $0 >= settings.minimumIoU } ?? true), countsInVerdict: !saturation.saturated)
     }
 
     /// Both networks' boxes before NMS paired by identity (`BoxIdentityIndex`: one sort of each side's
@@ -99,7 +99,8 @@ enum BoxComparison {
     private struct PairTally {
         private let referenceMatch: [Int]
         var paired = 0, nonFinite = 0
-        var smallestIoU: Float = 1, largestScoreDifference: Float = 0
+        /// nil until a pair is compared.
+        var smallestIoU: Float?, largestScoreDifference: Float = 0
         /// Finite (clipped) boxes found by one network only.
         var referenceOnly: [Detection] = [], candidateOnly: [Detection] = []
 
@@ -116,7 +117,7 @@ enum BoxComparison {
                     nonFinite += 1
                 } else if j >= 0 {
                     paired += 1
-                    smallestIoU = min(smallestIoU, pairIoU(box, clippedCandidate[j]))
+                    smallestIoU = min(smallestIoU ?? 1, pairIoU(box, clippedCandidate[j]))
                     largestScoreDifference = max(largestScoreDifference, abs(box.score - clippedCandidate[j].score))
                 } else {
                     referenceOnly.append(box)

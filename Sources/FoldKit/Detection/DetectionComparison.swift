@@ -80,10 +80,12 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var overflowHazards: [BoxOverflowHazard]
     /// Whether the original scores like an untrained detector.
     public var saturation: Saturation
-    /// The smallest IoU among compared pairs.
-    public var smallestIoU: Float
+    /// The smallest IoU among compared pairs; nil when no pair was compared (neither network found a box
+    /// above the threshold, or no box was found by both), where no IoU was measured at all.
+    public var smallestIoU: Float?
     /// The smallest IoU between the reference's boxes and the control's (the original network in the
-    /// precision compared: float32, or float16 storage with --fp16), from which `minimumIoU` was derived.
+    /// precision compared: float32, or float16 storage with --fp16), from which `minimumIoU` was derived;
+    /// nil when they had no pair to compare.
     public var controlSmallestIoU: Float? = nil
     /// The largest |candidate score - reference score| among pairs.
     public var largestScoreDifference: Float
@@ -96,4 +98,24 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
 
     /// Whether the boxes let the verdict pass.
     public var acceptable: Bool { pass || !countsInVerdict }
+
+    /// Boxes found by either network above the threshold, before NMS: the pairs, the borderline and the
+    /// clearly unpaired ones and those not compared for a non-finite side. Zero when neither network
+    /// produced a box above the threshold.
+    public var boxesBeforeNMS: Int { pairedBeforeNMS + borderlineUnpaired + clearlyUnpaired.count + nonFiniteBoxes }
+
+    /// The sentence ending the text report's box section, e.g. "boxes agree: smallest IoU 0.99990 (minimum
+    /// 0.99000), largest score difference 1.2e-07", or, without a compared pair, "boxes agree: neither
+    /// network produced a box above the threshold 0.3".
+    public var summary: String {
+        let verdict = pass ? "agree" : countsInVerdict ? "DISAGREE" : "disagree (not counted)"
+        guard let smallestIoU else {
+            if boxesBeforeNMS == 0 { return "boxes \(verdict): neither network produced a box above the threshold \(threshold)" }
+            return "boxes \(verdict): no box found by both networks above the threshold \(threshold), so no IoU to compare "
+                + "(\(borderlineUnpaired) borderline, \(clearlyUnpaired.count) clearly above it, found by one network only)"
+        }
+        let control = controlSmallestIoU.map { String(format: "; the control's smallest IoU %.5f", $0) } ?? ""
+        return "boxes \(verdict): smallest IoU \(String(format: "%.5f", smallestIoU)) (minimum \(String(format: "%.5f", minimumIoU))\(control)), "
+            + "largest score difference \(largestScoreDifference == 0 ? "0" : String(format: "%.2e", Double(largestScoreDifference)))"
+    }
 }

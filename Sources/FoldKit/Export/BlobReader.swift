@@ -80,6 +80,11 @@ public enum BlobReader {
         public var manifest: BlobManifest
         /// Every problem with a blob or a source file; empty when the folder is intact.
         public var problems: [Problem]
+        /// The folder's manifest.json: path, size and SHA-256 (it holds every blob's SHA-256, each checked).
+        public var manifestDigest: FileDigest
+        /// SHA-256 of the model files the manifest names, by path, as computed for the check against the
+        /// manifest (a report can name them without hashing the files again).
+        public var sourceDigests: [String: String]
     }
 
     /// Reads the blob folder `folder` written for `model` (the network as loaded, unfolded): checks every
@@ -93,6 +98,7 @@ public enum BlobReader {
                 error.kind == .missingManifest ? .io : .badInput, error.message,
                 file: folder.appendingPathComponent(error.file).path, expected: error.expected, found: error.found)
         }
+        let manifestDigest = try FileDigest.of(folder.appendingPathComponent("manifest.json").path, role: .blobManifest)
         var problems: [Problem] = []
         var values: [String: [Float]] = [:]
         for entry in manifest.tensors {
@@ -104,10 +110,13 @@ public enum BlobReader {
                 problems.append(Problem(entry, error))
             }
         }
+        var sourceDigests: [String: String] = [:]
         for (name, digest) in manifest.source.sha256 {
             if let file = model.sourceFiles.first(where: { URL(fileURLWithPath: $0).lastPathComponent == name }),
-                let actual = try? Checksum.sha256Hex(fileAt: file), actual != digest
+                let actual = try? Checksum.sha256Hex(fileAt: file)
             {
+                sourceDigests[file] = actual
+                guard actual != digest else { continue }
                 problems.append(
                     Problem(
                         tensor: "(source)", file: name, problem: "the blobs were made from a different \(name) (sha256 differs)", kind: .sourceChanged
@@ -115,7 +124,7 @@ public enum BlobReader {
             }
         }
         let network = problems.contains(where: \.preventsRebuild) ? nil : try rebuild(model: model, manifest: manifest, values: values)
-        return Result(network: network, manifest: manifest, problems: problems)
+        return Result(network: network, manifest: manifest, problems: problems, manifestDigest: manifestDigest, sourceDigests: sourceDigests)
     }
 
     /// The folded network with every parameter taken from the blob values. Only the model's structure is

@@ -49,7 +49,7 @@ enum NPYFile {
         }
     }
 
-    /// Reads a C-order .npy of float32 (`<f4`), float64 (`<f8`) or float16 (`<f2`) values as Float.
+    /// Reads a C-order .npy of float32, float64 or float16 values (either byte order) as Float.
     static func read(path: String) throws -> (shape: [Int], values: [Float]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read file", file: path)
@@ -59,19 +59,16 @@ enum NPYFile {
     }
 
     /// The header of the .npy at `path` (strictly parsed, see `NPYHeader`), read without its data, with a
-    /// check that the file holds exactly the data the header declares for `elementSize`-byte elements.
+    /// check that the dtype is one FoldKit reads and that the file holds exactly the data the header declares.
     static func readHeader(path: String) throws -> NPYHeader {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw FoldKitError(.io, "cannot read file", file: path) }
         defer { try? handle.close() }
         let prefix = [UInt8]((try? handle.read(upToCount: NPYHeader.maximumLength + 12)) ?? Data())
         let header = try NPYHeader.parse(prefix, file: path)
-        guard let elementSize = elementSizes[header.descr] else {
-            throw FoldKitError(
-                .badInput, "unsupported .npy dtype", file: path, byteOffset: header.dictOffset, expected: "<f4, <f8 or <f2", found: header.descr)
-        }
+        let dtype = try Self.dtype(header, file: path)
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         // The declared bytes, nil when the product overflows (a header may declare any shape).
-        let declared = header.shape.reduce(Int?(elementSize)) { bytes, n in
+        let declared = header.shape.reduce(Int?(dtype.size)) { bytes, n in
             guard let bytes, n >= 0 else { return nil }
             let (product, overflow) = bytes.multipliedReportingOverflow(by: n)
             return overflow ? nil : product
@@ -85,23 +82,55 @@ enum NPYFile {
         return header
     }
 
-    /// Bytes per element of the dtypes FoldKit reads.
-    static let elementSizes = ["<f4": 4, "<f8": 8, "<f2": 2]
+    /// A dtype FoldKit reads: IEEE floats of 2, 4 or 8 bytes, little-endian (`<`, what numpy writes on
+    /// x86 and ARM) or big-endian (`>`, numpy on a big-endian machine or `astype('>f8')`).
+    struct DType: Equatable {
+        /// Bytes per element.
+        var size: Int
+        var bigEndian: Bool
+        /// "float16", "float32" or "float64".
+        var name: String
+    }
 
-    /// Parses .npy bytes; `descr` is the dtype string found (e.g. `<f4`).
-    static func parse(_ data: Data, file: String) throws -> (shape: [Int], values: [Float], descr: String) {
+    /// The dtypes FoldKit reads, by numpy `descr`.
+    static let dtypes: [String: DType] = [
+        "<f4": DType(size: 4, bigEndian: false, name: "float32"), ">f4": DType(size: 4, bigEndian: true, name: "float32"),
+        "<f8": DType(size: 8, bigEndian: false, name: "float64"), ">f8": DType(size: 8, bigEndian: true, name: "float64"),
+        "<f2": DType(size: 2, bigEndian: false, name: "float16"), ">f2": DType(size: 2, bigEndian: true, name: "float16"),
+    ]
+
+    /// `header`'s dtype, or an error naming the file, the header's offset and the dtypes read.
+    static func dtype(_ header: NPYHeader, file: String) throws -> DType {
+        guard let dtype = dtypes[header.descr] else {
+            throw FoldKitError(
+                .badInput, "unsupported .npy dtype (FoldKit reads float arrays only)", file: file, byteOffset: header.dictOffset,
+                expected: "<f4, <f8 or <f2 (or big-endian >f4, >f8, >f2)", found: header.descr)
+        }
+        return dtype
+    }
+
+    /// A parsed array: its shape, its values as float32, the dtype found and, when the values were not
+    /// float32, how they were converted (`note`: "float64 (<f8) cast to float32 ...").
+    struct Parsed {
+        var shape: [Int]
+        var values: [Float]
+        /// The dtype string found (e.g. `<f4`).
+        var descr: String
+        /// How the values were turned into float32; nil for float32 files.
+        var note: String?
+    }
+
+    /// Parses .npy bytes. float64 values are rounded to the nearest float32; a finite float64 value beyond
+    /// float32's largest finite magnitude (3.4028235e38, which rounding would turn into an infinity) is an
+    /// error naming the file, the element (flat index and per-axis coordinates) and its byte offset. NaN
+    /// and infinities are kept, as in a float32 file. float16 values widen exactly.
+    static func parse(_ data: Data, file: String) throws -> Parsed {
         let bytes = [UInt8](data)
         let header = try NPYHeader.parse(bytes, file: file)
         let (shape, descr, headerStart) = (header.shape, header.descr, header.dictOffset)
         let dataStart = header.dataOffset
-        let elementSize: Int
-        switch descr {
-        case "<f4": elementSize = 4
-        case "<f8": elementSize = 8
-        case "<f2": elementSize = 2
-        default:
-            throw FoldKitError(.badInput, "unsupported .npy dtype", file: file, byteOffset: headerStart, expected: "<f4, <f8 or <f2", found: descr)
-        }
+        let dtype = try Self.dtype(header, file: file)
+        let elementSize = dtype.size
         // The shape's product is checked against the bytes present before anything is allocated, and
         // without overflowing Int: a header may declare any shape.
         var count = 1
@@ -122,17 +151,65 @@ enum NPYFile {
                 expected: "\(count) elements of \(elementSize) bytes", found: "\(bytes.count - dataStart) bytes")
         }
         var values = [Float](repeating: 0, count: count)
+        var largestRounding = 0.0
+        var overflowAt: (index: Int, value: Double)?
         bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress.map { $0 + dataStart }
             guard let base else { return }
-            for i in 0..<count {
-                switch elementSize {
-                case 4: values[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
-                case 8: values[i] = Float(Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))))
-                default: values[i] = Float(Float16(bitPattern: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self))))
+            let big = dtype.bigEndian
+            switch elementSize {
+            case 4:
+                for i in 0..<count {
+                    let word = base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                    values[i] = Float(bitPattern: big ? UInt32(bigEndian: word) : UInt32(littleEndian: word))
+                }
+            case 8:
+                for i in 0..<count {
+                    let word = base.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                    let double = Double(bitPattern: big ? UInt64(bigEndian: word) : UInt64(littleEndian: word))
+                    let single = Float(double)
+                    values[i] = single
+                    if double.isFinite && double != 0 {
+                        if single.isInfinite {
+                            if overflowAt == nil { overflowAt = (i, double) }
+                        } else {
+                            largestRounding = max(largestRounding, abs(Double(single) - double) / abs(double))
+                        }
+                    }
+                }
+            default:
+                for i in 0..<count {
+                    let word = base.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)
+                    values[i] = Float(Float16(bitPattern: big ? UInt16(bigEndian: word) : UInt16(littleEndian: word)))
                 }
             }
         }
-        return (shape, values, descr)
+        if let (index, value) = overflowAt {
+            throw FoldKitError(
+                .badInput, "float64 value outside float32's finite range at element \(index) \(coordinates(of: index, in: shape))", file: file,
+                byteOffset: dataStart + index * elementSize, expected: "|value| <= \(Float.greatestFiniteMagnitude)", found: "\(value)")
+        }
+        let note: String?
+        switch dtype.name {
+        case "float64":
+            note =
+                "float64 (\(descr)) cast to float32 (round to nearest), largest relative rounding "
+                + (largestRounding == 0 ? "0 (every value exact)" : String(format: "%.3g", largestRounding))
+                + " (at most 2^-24 = 5.96e-08 for values in float32's normal range)"
+        case "float16": note = "float16 (\(descr)) widened to float32 (exact)"
+        default: note = nil
+        }
+        return Parsed(shape: shape, values: values, descr: descr, note: note)
+    }
+
+    /// `index`'s per-axis coordinates in a C-order array of `shape`, as `[i, j, ...]`.
+    static func coordinates(of index: Int, in shape: [Int]) -> String {
+        var rest = index
+        var coordinates = [Int](repeating: 0, count: shape.count)
+        for axis in shape.indices.reversed() where shape[axis] > 0 {
+            coordinates[axis] = rest % shape[axis]
+            rest /= shape[axis]
+        }
+        return "[" + coordinates.map(String.init).joined(separator: ", ") + "]"
     }
 }

@@ -10,6 +10,11 @@ public enum ImageFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FoldKitError(.io, "cannot read image", file: path)
         }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes the bytes of a JPEG or PNG file already read from `path` (named in errors).
+    public static func decode(_ data: Data, path: String) throws -> RGBImage {
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
         throw FoldKitError(.badInput, "not a JPEG or PNG image", file: path, byteOffset: 0, expected: "JPEG (FF D8) or PNG (89 50 4E 47) signature")

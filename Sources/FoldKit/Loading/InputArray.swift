@@ -10,16 +10,21 @@ public struct InputArray: Sendable {
     public var shape: [Int]
     /// The values in stored (C) order.
     public var values: [Float]
+    /// Once the values are read: the file's size and SHA-256 (of the bytes the values came from) and, for a
+    /// float64 or float16 file, how the values were converted to float32 (`FileDigest.note`).
+    public var digest: FileDigest?
 
     /// An array read from `path` with its .npy `shape` and values in C order.
-    public init(path: String, shape: [Int], values: [Float]) {
+    public init(path: String, shape: [Int], values: [Float], digest: FileDigest? = nil) {
         self.path = path
         self.shape = shape
         self.values = values
+        self.digest = digest
     }
 
-    /// Reads a float32, float64 or float16 .npy (values converted to float32); any other dtype, or a header
-    /// that is not numpy's, is an error naming the file, the byte offset, expected and found.
+    /// Reads a float32, float64 or float16 .npy, little- or big-endian (values converted to float32: float64
+    /// rounded to nearest, a finite value past float32's range an error naming the element); any other
+    /// dtype, or a header that is not numpy's, is an error naming the file, the byte offset, expected and found.
     public static func read(path: String) throws -> InputArray {
         try header(path: path).loaded()
     }
@@ -31,15 +36,17 @@ public struct InputArray: Sendable {
         return InputArray(path: path, shape: header.shape, values: [])
     }
 
-    /// This array with its values read (a no-op when they are).
+    /// This array with its values and `digest` read (a no-op when either is there already). The digest is
+    /// of the very bytes the values were parsed from.
     public func loaded() throws -> InputArray {
-        guard values.isEmpty, SizeLimits.elementCount(shape) != 0 else { return self }
+        guard digest == nil && values.isEmpty else { return self }
         guard let data = FileManager.default.contents(atPath: path) else { throw FoldKitError(.io, "cannot read input file", file: path) }
         let parsed = try NPYFile.parse(data, file: path)
         guard parsed.shape == shape else {
             throw FoldKitError(.io, "input file changed while it was read", file: path, expected: shapeText, found: "\(parsed.shape)")
         }
-        return InputArray(path: path, shape: parsed.shape, values: parsed.values)
+        return InputArray(
+            path: path, shape: parsed.shape, values: parsed.values, digest: FileDigest(role: .input, path: path, data: data, note: parsed.note))
     }
 
     /// The shape in numpy's notation: `(1, 100)`, `(3,)`.

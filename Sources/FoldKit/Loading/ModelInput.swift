@@ -7,11 +7,15 @@ public struct ModelInput: Sendable {
     public var values: [Float]
     /// How it was made, for reports and manifests: `seed 0` or the file path.
     public var origin: String
+    /// The .npy file it was read from (size, SHA-256 and any conversion to float32); nil for a seeded
+    /// input or one made in memory.
+    public var file: FileDigest?
 
-    /// An input of channel-major `values`, described as `origin` in reports.
-    public init(values: [Float], origin: String) {
+    /// An input of channel-major `values`, described as `origin` in reports, read from `file` if given.
+    public init(values: [Float], origin: String, file: FileDigest? = nil) {
         self.values = values
         self.origin = origin
+        self.file = file
     }
 
     /// Uniform values in [0, 1) from `SplitMix64(seed)`, one per element in channel-major order.
@@ -35,7 +39,7 @@ public struct ModelInput: Sendable {
         let isVector = try checkShape(array, network: network)
         let s = network.inputShape
         let values = network.inputOrder == .channelsLast && !isVector ? TensorLayout.hwcToCHW(array.values, shape: s) : array.values
-        return ModelInput(values: values, origin: array.path)
+        return ModelInput(values: values, origin: array.path, file: array.digest)
     }
 
     /// Checks `array`'s shape (its values need not be read yet) against the network's input, as

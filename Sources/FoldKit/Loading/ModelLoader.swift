@@ -54,7 +54,8 @@ public enum ModelLoader {
         return try KerasReader.read(paths: paths, options: keras)
     }
 
-    /// The network and the input to run it on, read from a float32 .npy (`--input`).
+    /// The network and the input to run it on, read from a .npy (`--input`; float32, or float64 / float16
+    /// converted to float32, see `InputArray.read`); the input's `file` holds the file's digest.
     ///
     /// Darknet: the array is (1, C, H, W) or (C, H, W) of the network's input (after --height/--width).
     /// Keras: the shape Keras takes, batch first - (1, features), (1, H, W, C), (1, C, H, W) for
@@ -87,8 +88,9 @@ public enum ModelLoader {
                 .usage, "input size does not match the network", file: inputPath,
                 expected: "\(network.inputShape.count) values", found: "\(array.shapeText)")
         }
-        let values = KerasInputMatch.channelMajor(try array.loaded().values, dims: dims, declaration: declaration)
-        return (network, ModelInput(values: values, origin: inputPath))
+        let loaded = try array.loaded()
+        let values = KerasInputMatch.channelMajor(loaded.values, dims: dims, declaration: declaration)
+        return (network, ModelInput(values: values, origin: inputPath, file: loaded.digest))
     }
 
     /// True for Keras file names (no Darknet .cfg among them).

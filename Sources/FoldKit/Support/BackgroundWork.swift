@@ -3,11 +3,11 @@ import Foundation
 /// Runs one closure on its own thread, started at once; `result()` waits for it and returns its value or
 /// rethrows its error. Conversion uses it to checksum the source files on the second core while the
 /// first one converts.
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<Value, Error>?
 
-    init(_ body: @escaping @Sendable () throws -> Value) {
+    package init(_ body: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
             outcome = Result { try body() }
             done.signal()
@@ -17,7 +17,7 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the closure to finish (once; later calls return the same outcome).
-    func result() throws -> Value {
+    package func result() throws -> Value {
         if outcome == nil {
             done.wait()
             done.signal()

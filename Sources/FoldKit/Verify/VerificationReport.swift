@@ -26,14 +26,27 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         public var precision: VerificationPrecision?
     }
 
+    /// The report schema's version (`schemaVersion` in JSON): raised when a field changes meaning or
+    /// disappears. 3: `smallestIoU` null without a compared pair, every top-level key always present.
+    public static let currentSchemaVersion = 3
+
     /// "foldkit verify".
     public var tool: String
-    /// The report schema's version.
+    /// The report schema's version (`currentSchemaVersion`).
+    public var schemaVersion: Int
+    /// The FoldKit version that wrote the report (`foldkit --version`).
+    public var toolVersion: String
+    /// The schema version under its version-2 name, kept for readers of version 2 (equal to `schemaVersion`).
     public var version: Int
     /// "darknet" or "keras".
     public var format: String
     /// The model files.
     public var files: [String]
+    /// Every file the run read, with its size and SHA-256: the model files, then the --input array (with
+    /// its conversion to float32, if any), the --image, the class names, the blob folder's manifest.json.
+    public var filesRead: [FileDigest]
+    /// With --blobs: the folder whose blob files the folded network (the candidate) was read from.
+    public var blobFolder: String?
     /// The batch-norm epsilon.
     public var bnEpsilon: Double
     /// "inside" or "outside".
@@ -72,18 +85,24 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// The report of one run of `Verifier.verify`.
     public init(
         original: Network, input: ModelInput, options: Verifier.Options, verdicts: [PrecisionVerdict], detections: DetectionComparison?,
-        blobProblems: [BlobReader.Problem], float16Hazards: [Float16Hazard]?, timings: [Timing]
+        blobProblems: [BlobReader.Problem], float16Hazards: [Float16Hazard]?, timings: [Timing], filesRead: [FileDigest] = []
     ) {
         tool = "foldkit verify"
-        version = 2
+        schemaVersion = Self.currentSchemaVersion
+        toolVersion = FoldKitVersion.string
+        version = schemaVersion
         format = original.format.rawValue
         files = original.sourceFiles
+        self.filesRead = filesRead
+        blobFolder = options.blobFolder
         bnEpsilon = original.epsilonConvention.epsilon
         bnEpsilonMode = original.epsilonConvention.placement.rawValue
         self.input = input.origin
         reference = "original network (batch norm unfolded), float64 arithmetic"
+        let folded = options.blobFolder.map { "folded network read from the blob files in \($0)" } ?? "folded network"
         candidate =
-            options.float16 ? "folded network, float32 arithmetic with float16 weights and float16 storage between layers" : "folded network, float32"
+            options.float16
+            ? "\(folded), float32 arithmetic with float16 weights and float16 storage between layers" : "\(folded), float32"
         let safety = ToleranceBudget.safety
         tolerance = Tolerance(
             absolute: options.absoluteTolerance, relative: options.relativeTolerance,
@@ -118,6 +137,42 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         verdict = failing == nil && (detections?.acceptable ?? true) && blobProblems.isEmpty ? "pass" : "fail"
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case tool, schemaVersion, toolVersion, version, format, files, filesRead, blobFolder, bnEpsilon, bnEpsilonMode, input, reference, candidate,
+            tolerance, precisions, firstLayerOverTolerance, float16FailureCause, detections, undecodedAnchors, blobProblems, float16Hazards, timings,
+            verdict
+    }
+
+    /// Writes every field; a field that does not apply to the run (no detections, no --blobs, no --fp16,
+    /// nothing over tolerance) is written as null rather than left out, so every report has the same
+    /// top-level keys (Docs/Verify.md "JSON").
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tool, forKey: .tool)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(toolVersion, forKey: .toolVersion)
+        try container.encode(version, forKey: .version)
+        try container.encode(format, forKey: .format)
+        try container.encode(files, forKey: .files)
+        try container.encode(filesRead, forKey: .filesRead)
+        try container.encode(blobFolder, forKey: .blobFolder)
+        try container.encode(bnEpsilon, forKey: .bnEpsilon)
+        try container.encode(bnEpsilonMode, forKey: .bnEpsilonMode)
+        try container.encode(input, forKey: .input)
+        try container.encode(reference, forKey: .reference)
+        try container.encode(candidate, forKey: .candidate)
+        try container.encode(tolerance, forKey: .tolerance)
+        try container.encode(precisions, forKey: .precisions)
+        try container.encode(firstLayerOverTolerance, forKey: .firstLayerOverTolerance)
+        try container.encode(float16FailureCause, forKey: .float16FailureCause)
+        try container.encode(detections, forKey: .detections)
+        try container.encode(undecodedAnchors, forKey: .undecodedAnchors)
+        try container.encode(blobProblems, forKey: .blobProblems)
+        try container.encode(float16Hazards, forKey: .float16Hazards)
+        try container.encode(timings, forKey: .timings)
+        try container.encode(verdict, forKey: .verdict)
+    }
+
     /// One phase's wall-clock time.
     public struct Timing: Codable, Equatable, Sendable {
         /// The phase ("fold", "reference pass (float64)", ...).
@@ -135,10 +190,15 @@ public struct VerificationReport: Codable, Equatable, Sendable {
     /// The human-readable report: per precision one row per layer, units in the header, verdict last.
     public func text() -> String {
         var lines: [String] = []
+        lines.append("foldkit \(toolVersion) verify (report schema \(schemaVersion))")
+        lines.append("files read (SHA-256):")
+        lines += filesRead.map { "  " + $0.text }
         lines.append("reference: \(reference)")
         lines.append("candidate: \(candidate)")
+        let cast = filesRead.first { $0.role == .input && $0.path == input }?.note.map { " (\($0))" } ?? ""
         lines.append(
-            "input: \(input); batch norm: epsilon \(bnEpsilon) \(bnEpsilonMode == "inside" ? "inside, sqrt(var + eps)" : "outside, sqrt(var) + eps")")
+            "input: \(input)\(cast); batch norm: epsilon \(bnEpsilon) \(bnEpsilonMode == "inside" ? "inside, sqrt(var + eps)" : "outside, sqrt(var) + eps")"
+        )
         lines.append(
             "control dev = max |control - reference|, max dev = max |candidate - reference|, in output units; rel = max dev / max |ref| of the layer")
         lines.append("tolerance: \(tolerance.rule) (atol \(format(tolerance.absolute))\(tolerance.relative.map { ", rtol \(format($0))" } ?? ""))")
@@ -215,9 +275,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                         + "(the per-layer comparison still judges the fold)")
             }
             lines += (undecodedAnchors ?? []).map { "  not decoded: " + $0 }
-            lines.append(
-                "boxes \(d.pass ? "agree" : d.countsInVerdict ? "DISAGREE" : "disagree (not counted)"): smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))\(d.controlSmallestIoU.map { String(format: "; the control's smallest IoU %.5f", $0) } ?? "")), largest score difference \(format(Double(d.largestScoreDifference)))"
-            )
+            lines.append(d.summary)
         }
         if let problems = blobProblems {
             lines.append("")

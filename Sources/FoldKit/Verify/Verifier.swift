@@ -1,6 +1,7 @@
 import Dispatch
 import FoldKitCore
 import FoldKitDetection
+import Foundation
 
 /// Runs the original network (batch norm unfolded, float64), the control (the original network in the
 /// candidate's precision) and the folded network (float32, and with float16 storage) on the same input,
@@ -29,12 +30,19 @@ public enum Verifier {
         /// How the passes thread their matrix products (`ExecutorOptions.productThreading`); the report is
         /// the same either way.
         public var productThreading: ProductThreading
+        /// The blob folder the folded network was read from (`BlobReader`), named in the report's
+        /// `candidate` and `blobFolder`; nil when the folded network is the fold pass's result.
+        public var blobFolder: String?
+        /// SHA-256 of model files already computed (by path, e.g. `BlobReader.Result.sourceDigests`); the
+        /// other model files are hashed while the passes run, for the report's `filesRead`.
+        public var knownDigests: [String: String]
 
         /// The defaults of `foldkit verify`: the control-based tolerance, float32 only, score 0.3, NMS IoU 0.5, box IoU 0.99.
         public init(
             absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
             detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
-            imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library
+            imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library,
+            blobFolder: String? = nil, knownDigests: [String: String] = [:]
         ) {
             self.absoluteTolerance = absoluteTolerance
             self.relativeTolerance = relativeTolerance
@@ -45,6 +53,8 @@ public enum Verifier {
             self.imageFrame = imageFrame
             self.classNames = classNames
             self.productThreading = productThreading
+            self.blobFolder = blobFolder
+            self.knownDigests = knownDigests
         }
     }
 
@@ -83,6 +93,18 @@ public enum Verifier {
         var clock = PhaseClock()
         // Every pass reads the weights lazily: they must all read the same version of the files.
         let snapshot = SourceFileSnapshot(original.sourceFiles)
+        // The report names every model file by its SHA-256. The files are hashed on a thread of their own
+        // while the passes run, between the snapshot and its check, so the digests are of the version the
+        // passes read (a digest the caller already has is not computed again).
+        let modelFiles = original.sourceFiles.filter { FileManager.default.fileExists(atPath: $0) }
+        let known = options.knownDigests
+        let digests = BackgroundWork { () throws -> [FileDigest] in
+            try modelFiles.map { path in
+                guard let sha256 = known[path] else { return try FileDigest.of(path, role: .model) }
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                return FileDigest(role: .model, path: path, bytes: size ?? 0, sha256: sha256)
+            }
+        }
         let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
         let folded = try makeFolded()
         clock.lap("fold")
@@ -194,16 +216,18 @@ public enum Verifier {
             let controlBoxes = DetectionDecoder.decodeHeads(
                 network: original, outputs: controlHeads, threshold: options.detectionThreshold, networkName: "control")
             let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
-            let controlIoU: Float? = control.smallestIoU
+            let controlIoU = control.smallestIoU
+            // No pair in the control: nothing measured what the precision moves, the fixed minimum stands.
             settings.minimumIoU = ToleranceBudget.minimumBoxIoU(
-                fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU, precision: precisions.last ?? .float32)
+                fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU ?? 1, precision: precisions.last ?? .float32)
             detections = BoxComparison.compare(reference: referenceBoxes, candidate: candidateBoxes, settings: settings)
             detections?.controlSmallestIoU = controlIoU
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
+        let filesRead = try digests.result()
         try snapshot.checkUnchanged()
         return VerificationReport(
             original: original, input: input, options: options, verdicts: verdicts, detections: detections,
-            blobProblems: blobProblems, float16Hazards: hazards, timings: clock.laps)
+            blobProblems: blobProblems, float16Hazards: hazards, timings: clock.laps, filesRead: filesRead + (input.file.map { [$0] } ?? []))
     }
 }

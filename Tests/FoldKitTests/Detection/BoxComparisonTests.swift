@@ -43,7 +43,31 @@ final class BoxComparisonTests: XCTestCase {
         XCTAssertEqual(missing.clearlyUnpaired.map(\.cell), [2])
         let moved = compareBoxes(reference, [box(1, score: 0.9, x: 0.52), box(2, score: 0.7, x: 0.1)])
         XCTAssertFalse(moved.pass)
-        XCTAssertLessThan(moved.smallestIoU, 0.99)
+        XCTAssertLessThan(try XCTUnwrap(moved.smallestIoU), 0.99)
+    }
+
+    /// No box above the threshold in either network: no IoU was measured, so none is reported (not 1),
+    /// and the sentence says that neither network found a box.
+    func testNoBoxInEitherNetworkHasNoIoU() throws {
+        let none = compareBoxes([], [])
+        XCTAssertTrue(none.pass)
+        XCTAssertNil(none.smallestIoU)
+        XCTAssertEqual(none.boxesBeforeNMS, 0)
+        XCTAssertEqual(none.summary, "boxes agree: neither network produced a box above the threshold 0.3")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONOutput.encode(none)) as? [String: Any])
+        XCTAssertNil(json["smallestIoU"], "no IoU in the JSON")
+
+        // Boxes in one network only, just over the threshold: still no pair, so still no IoU, and the
+        // sentence says why.
+        let borderline = compareBoxes([box(1, score: 0.30005)], [])
+        XCTAssertNil(borderline.smallestIoU)
+        XCTAssertTrue(borderline.summary.contains("no box found by both networks"), borderline.summary)
+        XCTAssertTrue(borderline.summary.contains("1 borderline"), borderline.summary)
+
+        // One pair: its IoU.
+        let one = compareBoxes([box(1, score: 0.9)], [box(1, score: 0.9, x: 0.52)])
+        XCTAssertEqual(one.smallestIoU, one.pairs.first?.iou)
+        XCTAssertTrue(one.summary.hasPrefix("boxes DISAGREE: smallest IoU 0."), one.summary)
     }
 
     /// Enough boxes of many classes that NMS is split by class over the cores: the kept boxes and their

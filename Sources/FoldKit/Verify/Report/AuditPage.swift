@@ -7,8 +7,9 @@ import Foundation
 /// Every number comes from the `VerificationReport` that `--json` writes: each table cell holding a
 /// number carries it in `data-value` as Swift's shortest round-trip decimal (the JSON encoder's
 /// form), beside a 3-digit rendering for people. Sections (Docs/Verify.md "Audit page"):
-/// the verdict, one chart per precision (`DeviationChart`), the float16 hazards, the boxes on the image
-/// (`DetectionOverlay`, with `--image`), one layer table per precision, blob problems, timings.
+/// the verdict with the tool version, the files read with their SHA-256 (`FileDigest`), one chart per
+/// precision (`DeviationChart`), the float16 hazards, the boxes on the image (`DetectionOverlay`, with
+/// `--image`), one layer table per precision, blob problems, timings.
 package enum AuditPage {
     /// How many of the original network's boxes the page draws and lists (strongest first).
     package static let shownBoxes = 100
@@ -23,6 +24,7 @@ package enum AuditPage {
         html.append("<body>")
         html.append("<h1>foldkit verify <span id=\"verdict\" class=\"verdict \(report.passed ? "pass" : "fail")\">\(verdict)</span></h1>")
         html.append(summary(report))
+        html.append(filesRead(report))
         for precision in report.precisions { html.append(chart(precision)) }
         html.append(hazards(report))
         if let detections = report.detections { html.append(boxes(detections, image: image)) }
@@ -35,7 +37,7 @@ package enum AuditPage {
             html.append("</ul></section>")
         }
         html.append(
-            "<footer><p>foldkit \(XMLText.escape(FoldKitVersion.string)), report version \(report.version); time: "
+            "<footer><p>foldkit \(XMLText.escape(report.toolVersion)), report schema \(report.schemaVersion); time: "
                 + XMLText.escape(report.timings.map { "\($0.phase) \(String(format: "%.2f", $0.seconds)) s" }.joined(separator: ", "))
                 + "</p></footer>")
         html.append("</body></html>")
@@ -51,6 +53,7 @@ package enum AuditPage {
 
     private static func summary(_ report: VerificationReport) -> String {
         var rows: [(String, String)] = [
+            ("tool", "foldkit \(report.toolVersion) (report schema \(report.schemaVersion))"),
             ("files", report.files.joined(separator: " ")),
             ("format", report.format),
             ("input", report.input),
@@ -62,6 +65,7 @@ package enum AuditPage {
             ("candidate", report.candidate),
             ("tolerance", report.tolerance.rule + " (atol \(report.tolerance.absolute)\(report.tolerance.relative.map { ", rtol \($0)" } ?? ""))"),
         ]
+        if let folder = report.blobFolder { rows.append(("blob folder", "\(folder) (the candidate ran from these blob files)")) }
         if let first = report.firstLayerOverTolerance {
             rows.append(
                 (
@@ -86,6 +90,26 @@ package enum AuditPage {
         if let problems = report.blobProblems { rows.append(("blobs", "\(problems.count) problem(s)")) }
         let body = rows.map { "<tr><th scope=\"row\">\(XMLText.escape($0.0))</th><td>\(XMLText.escape($0.1))</td></tr>" }
         return "<section id=\"summary\"><table class=\"summary\">\n" + body.joined(separator: "\n") + "\n</table></section>"
+    }
+
+    /// Every file the run read, with its size and SHA-256 (and how an --input array was converted): what
+    /// the audit covered. Each row carries `data-role` and `data-sha256`.
+    private static func filesRead(_ report: VerificationReport) -> String {
+        var html = ["<section id=\"files-read\"><h2>Files read</h2>"]
+        if let folder = report.blobFolder {
+            html.append(
+                "<p>The folded network (the candidate) ran from the blob files in \(XMLText.escape(folder)), as manifest.json lists them.</p>")
+        }
+        html.append(
+            "<table class=\"files\"><thead><tr><th>role</th><th>file</th><th>bytes</th><th>SHA-256</th><th>note</th></tr></thead><tbody>")
+        for file in report.filesRead {
+            html.append(
+                "<tr data-role=\"\(XMLText.escape(file.role.rawValue))\" data-sha256=\"\(file.sha256)\"><td>\(XMLText.escape(file.role.rawValue))</td>"
+                    + "<td>\(XMLText.escape(file.path))</td><td class=\"num\">\(file.bytes)</td><td><code>\(file.sha256)</code></td>"
+                    + "<td>\(XMLText.escape(file.note ?? ""))</td></tr>")
+        }
+        html.append("</tbody></table></section>")
+        return html.joined(separator: "\n")
     }
 
     private static func chart(_ verdict: PrecisionVerdict) -> String {
@@ -165,7 +189,7 @@ package enum AuditPage {
     private static func boxes(_ d: DetectionComparison, image: AuditImage?) -> String {
         var html = ["<section id=\"detections\"><h2>Boxes</h2>"]
         html.append(
-            "<p>\(XMLText.escape("score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU): original \(d.referenceCount) boxes, folded \(d.candidateCount); smallest IoU \(String(format: "%.5f", d.smallestIoU)) (minimum \(String(format: "%.5f", d.minimumIoU))), largest score difference \(XMLText.short(Double(d.largestScoreDifference)))"))</p>"
+            "<p>\(XMLText.escape("score = objectness x class probability > \(d.threshold), NMS IoU \(d.nmsIoU): original \(d.referenceCount) boxes, folded \(d.candidateCount); \(d.summary)"))</p>"
         )
         let shown = Array(d.referenceDetections.prefix(shownBoxes))
         if let image {

@@ -11,6 +11,7 @@ enum AuditPageStyle {
         td.num { text-align: right; font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; }
         tr.over td { background: #ffebee; color: #b71c1c; }
         table.summary th { background: #f5f5f5; white-space: nowrap; }
+        table.files td { word-break: break-all; } table.files code { font-size: 11px; }
         svg .axis { font-size: 11px; fill: #444; }
         figure { margin: 8px 0; } figcaption { font-size: 12px; color: #555; }
         footer { margin-top: 32px; font-size: 12px; color: #666; }

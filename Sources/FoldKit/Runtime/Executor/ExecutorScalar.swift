@@ -4,7 +4,13 @@ import Foundation
 ///
 /// Besides arithmetic it provides the elementary functions the activations need, a matrix product
 /// through cblas (`gemm`, internal, in `GEMM.swift`), and rounding to IEEE half precision for `ExecutorOptions.float16Storage`.
-public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable, Codable {
+///
+/// `Decodable` and `Encodable` are stated, not only implied: `SIMDScalar` ties `Self` to its storage types'
+/// `Scalar` (`SIMD2Storage.Scalar == Self`, ...), which `SIMDStorage` requires to be `Codable`, so every
+/// conforming type is `Decodable & Encodable` anyway, and the compiler warns ("protocol 'ExecutorScalar'
+/// should be declared to refine 'Decodable' due to a same-type constraint on 'Self'") when a protocol
+/// leaves such a refinement implied. They are named one by one, as the warning names them.
+public protocol ExecutorScalar: BinaryFloatingPoint, SIMDScalar, Sendable, Decodable, Encodable {
     /// e^x
     static func exponential(_ x: Self) -> Self
     /// ln(1 + x)
@@ -27,13 +33,7 @@ extension Float: ExecutorScalar {
     /// erf(x)
     @inline(__always) public static func errorFunction(_ x: Float) -> Float { Foundation.erf(x) }
     /// The nearest IEEE-754 binary16 value (round to nearest even).
-    @inline(__always) public func roundedToHalf() -> Float {
-        #if os(macOS) && arch(x86_64)
-            return self
-        #else
-            return Float(Float16(self))
-        #endif
-    }
+    @inline(__always) public func roundedToHalf() -> Float { HalfPrecision.rounded(self) }
 }
 
 extension Double: ExecutorScalar {
@@ -46,11 +46,5 @@ extension Double: ExecutorScalar {
     /// erf(x)
     @inline(__always) public static func errorFunction(_ x: Double) -> Double { Foundation.erf(x) }
     /// The nearest IEEE-754 binary16 value (round to nearest even).
-    @inline(__always) public func roundedToHalf() -> Double {
-        #if os(macOS) && arch(x86_64)
-            return self
-        #else
-            return Double(Float16(self))
-        #endif
-    }
+    @inline(__always) public func roundedToHalf() -> Double { HalfPrecision.rounded(self) }
 }

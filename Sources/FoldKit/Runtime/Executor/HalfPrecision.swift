@@ -1,10 +1,20 @@
 import Foundation
 
-/// Whether Swift's `Float16` exists on this platform (not on Intel Macs).
+/// IEEE-754 binary16 through Swift's `Float16`, in one place: the type does not exist on Intel Macs
+/// (`os(macOS) && arch(x86_64)`), the one platform FoldKit builds on without it.
+///
+/// Where it exists, `rounded(x)` is `x` rounded to the nearest binary16 value (round to nearest even,
+/// directly from `x`'s own precision, so a `Double` is not rounded to `Float` first) and given back in `x`'s
+/// type. On an Intel Mac `isAvailable` is false, `Executor` refuses `ExecutorOptions.float16Storage` up front,
+/// and `rounded(x)` is `x` unchanged, never reached by a run that asked for half precision.
 enum HalfPrecision {
     #if os(macOS) && arch(x86_64)
         static let isAvailable = false
+        @inline(__always) static func rounded(_ x: Float) -> Float { x }
+        @inline(__always) static func rounded(_ x: Double) -> Double { x }
     #else
         static let isAvailable = true
+        @inline(__always) static func rounded(_ x: Float) -> Float { Float(Float16(x)) }
+        @inline(__always) static func rounded(_ x: Double) -> Double { Double(Float16(x)) }
     #endif
 }

@@ -1,17 +1,13 @@
 import FoldKitBlobFormat
 
-/// float32 to IEEE 754 binary16 for float16 blobs: Swift's `Float16(x)` conversion, round to nearest even,
-/// little-endian bits. A finite value past `HalfFloat.largestFinite` (65504) is reported, not written as
-/// infinity; NaN and infinity stay NaN and infinity (the writer's non-finite check names them).
-///
-/// Apple-only branch: Swift has no `Float16` on Intel Macs, where `isAvailable` is false and `foldkit
-/// convert --dtype float16` refuses (Docs/Architecture.md, "Platform branches").
+/// float32 to IEEE 754 binary16 for float16 blobs: Swift's `Float16(x)` conversion (`HalfPrecision.bits`),
+/// round to nearest even, little-endian bits. A finite value past `HalfFloat.largestFinite` (65504) is
+/// reported, not written as infinity; NaN and infinity stay NaN and infinity (the writer's non-finite check
+/// names them). Swift has no `Float16` on Intel Macs, where `isAvailable` is false and `foldkit convert
+/// --dtype float16` refuses (Docs/Architecture.md, "Platform branches").
 enum HalfConversion {
-    #if os(macOS) && arch(x86_64)
-        static let isAvailable = false
-    #else
-        static let isAvailable = true
-    #endif
+    /// Whether float16 blobs can be written on this platform.
+    static var isAvailable: Bool { HalfPrecision.isAvailable }
 
     /// A value past the float16 range: its index in the converted run and the value.
     struct Overflow: Equatable, Sendable {
@@ -36,11 +32,5 @@ enum HalfConversion {
 
     /// The binary16 bits of `x` rounded to nearest even.
     @inline(__always)
-    static func bits(_ x: Float) -> UInt16 {
-        #if os(macOS) && arch(x86_64)
-            preconditionFailure("float16 blobs need Swift's Float16, which Intel Macs lack")
-        #else
-            return Float16(x).bitPattern
-        #endif
-    }
+    static func bits(_ x: Float) -> UInt16 { HalfPrecision.bits(x) }
 }

@@ -6,15 +6,19 @@ import Foundation
 /// Where it exists, `rounded(x)` is `x` rounded to the nearest binary16 value (round to nearest even,
 /// directly from `x`'s own precision, so a `Double` is not rounded to `Float` first) and given back in `x`'s
 /// type. On an Intel Mac `isAvailable` is false, `Executor` refuses `ExecutorOptions.float16Storage` up front,
-/// and `rounded(x)` is `x` unchanged, never reached by a run that asked for half precision.
+/// and `rounded(x)` is `x` unchanged, never reached by a run that asked for half precision. `bits(x)` is the
+/// rounded value's binary16 bit pattern (float16 blobs); on an Intel Mac `BlobWriter` refuses float16 blobs
+/// up front and `bits` is never reached.
 enum HalfPrecision {
     #if os(macOS) && arch(x86_64)
         static let isAvailable = false
         @inline(__always) static func rounded(_ x: Float) -> Float { x }
         @inline(__always) static func rounded(_ x: Double) -> Double { x }
+        static func bits(_ x: Float) -> UInt16 { preconditionFailure("float16 blobs need Swift's Float16, which Intel Macs lack") }
     #else
         static let isAvailable = true
         @inline(__always) static func rounded(_ x: Float) -> Float { Float(Float16(x)) }
         @inline(__always) static func rounded(_ x: Double) -> Double { Double(Float16(x)) }
+        @inline(__always) static func bits(_ x: Float) -> UInt16 { Float16(x).bitPattern }
     #endif
 }

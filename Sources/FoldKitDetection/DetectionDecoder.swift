@@ -35,7 +35,7 @@ public enum DetectionDecoder {
     ) -> [Detection] {
         var overflows: [Int: (value: Float, boxes: Int)] = [:]
         return decode(
-            head: head, headIndex: headIndex, output: output, grid: HeadGrid(channels: channels, height: height, width: width),
+            head: head, headIndex: headIndex, output: output, channels: channels, height: height, width: width,
             inputWidth: inputWidth, inputHeight: inputHeight, threshold: threshold, overflows: &overflows)
     }
 
@@ -43,9 +43,10 @@ public enum DetectionDecoder {
     /// side the responsible channel (tx, ty, tw or th of its anchor): the value of largest magnitude and
     /// the number of boxes, by channel.
     package static func decode(
-        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, grid shape: HeadGrid, inputWidth: Int,
+        head: DetectionHead, headIndex: Int, output: UnsafeBufferPointer<Float>, channels: Int, height: Int, width: Int, inputWidth: Int,
         inputHeight: Int, threshold: Float, overflows: inout [Int: (value: Float, boxes: Int)]
     ) -> [Detection] {
+        let shape = (channels: channels, height: height, width: width)
         if head.kind == .detection {
             return decodeDetection(head: head, headIndex: headIndex, output: output, threshold: threshold, overflows: &overflows)
         }

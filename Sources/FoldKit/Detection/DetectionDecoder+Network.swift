@@ -32,7 +32,7 @@ extension DetectionDecoder {
                 let shape = layer.outputShape
                 decoded.boxes += decode(
                     head: head, headIndex: headIndex, output: buffer,
-                    grid: HeadGrid(channels: shape.channels, height: shape.height, width: shape.width),
+                    channels: shape.channels, height: shape.height, width: shape.width,
                     inputWidth: network.inputShape.width, inputHeight: network.inputShape.height, threshold: threshold,
                     overflows: &overflows)
             }

@@ -230,27 +230,23 @@ final class BlobFileSink: @unchecked Sendable {
 
 extension BlobFileSink {
     /// Whether little-endian float32 `bytes` hold a NaN or an infinity: an all-ones exponent
-    /// (bits & 0x7F80_0000 == 0x7F80_0000). Branch-free over the chunk, so it vectorises.
-    static func holdsNonFinite(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let words = bytes.count / 4
-        guard words > 0, let base = bytes.baseAddress else { return false }
-        var found: UInt32 = 0
-        for index in 0..<words {
-            let bits = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-            found |= (bits & 0x7F80_0000) == 0x7F80_0000 ? 1 : 0
-        }
-        return found != 0
-    }
+    /// (bits & 0x7F80_0000 == 0x7F80_0000).
+    static func holdsNonFinite(_ bytes: UnsafeRawBufferPointer) -> Bool { holdsAllOnesExponent(bytes, mask: UInt32(0x7F80_0000)) }
 
     /// Whether little-endian binary16 `bytes` hold a NaN or an infinity: an all-ones exponent
     /// (bits & 0x7C00 == 0x7C00).
-    static func holdsNonFiniteHalf(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let halves = bytes.count / 2
-        guard halves > 0, let base = bytes.baseAddress else { return false }
-        var found: UInt16 = 0
-        for index in 0..<halves {
-            let bits = UInt16(littleEndian: base.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self))
-            found |= (bits & 0x7C00) == 0x7C00 ? 1 : 0
+    static func holdsNonFiniteHalf(_ bytes: UnsafeRawBufferPointer) -> Bool { holdsAllOnesExponent(bytes, mask: UInt16(0x7C00)) }
+
+    /// Whether some little-endian word of `bytes` has every bit of `mask` (the exponent field) set.
+    /// Branch-free over the chunk, so it vectorises.
+    private static func holdsAllOnesExponent<Word: FixedWidthInteger & UnsignedInteger>(_ bytes: UnsafeRawBufferPointer, mask: Word) -> Bool {
+        let size = MemoryLayout<Word>.size
+        let words = bytes.count / size
+        guard words > 0, let base = bytes.baseAddress else { return false }
+        var found: Word = 0
+        for index in 0..<words {
+            let bits = Word(littleEndian: base.loadUnaligned(fromByteOffset: index * size, as: Word.self))
+            found |= (bits & mask) == mask ? 1 : 0
         }
         return found != 0
     }

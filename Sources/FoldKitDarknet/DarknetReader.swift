@@ -83,8 +83,13 @@ public enum DarknetReader {
         let heads = builder.layers.filter { if case .detection = $0.kind { return true } else { return false } }.map(\.index)
         // [net] letter_box (darknet's parse_net_options): 1 = the detector fits images with letterbox_image.
         let letterBox = try net.int("letter_box", default: 0)
+        // Class tree files ([region] tree=) are sources too: their digests go into manifests and reports.
+        // They come before the weights, which stay the last source file.
+        let treeFiles = cfg.sections.compactMap { section in
+            section.name == "region" ? section.option("tree").flatMap { ClassTreeFile.resolve($0.value, cfgPath: cfg.path) } : nil
+        }
         let network = Network(
-            format: .darknet, sourceFiles: [cfg.path] + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
+            format: .darknet, sourceFiles: [cfg.path] + treeFiles + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
             inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon,
             metadata: [Network.letterBoxKey: String(letterBox)], layerIdentity: .index, vectorsAreRank2: false,
             parametersArePlaceholders: weightsPath == nil)

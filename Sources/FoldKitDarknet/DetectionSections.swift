@@ -62,11 +62,10 @@ enum DetectionSections {
 
     /// [region] (YOLOv2): `classes` (20), `coords` (4), `num` (1), `softmax` (0), `anchors` (w,h pairs in
     /// grid cells). mask = 0..<num. The input must have num * (classes + coords + 1) channels.
-    /// Refused: tree= (YOLO9000 hierarchical classes).
+    /// `tree=` (YOLO9000): the class hierarchy file (`ClassTreeFile`), which replaces the softmax over all
+    /// classes by one per sibling group (darknet's `forward_region_layer` tests `softmax_tree` first).
+    /// `map=` is read by darknet for training only and is ignored.
     static func region(_ context: SectionContext) throws -> BuiltLayer {
-        if let option = context.section.option("tree") {
-            throw context.error(.unsupported, "hierarchical (tree) [region] classes are not supported", at: option)
-        }
         let classes = try context.int("classes", default: 20)
         let coords = try context.int("coords", default: 4)
         let num = try context.int("num", default: 1)
@@ -88,9 +87,10 @@ enum DetectionSections {
                 .badInput, "[region] input channels do not match num, classes and coords",
                 expected: "\(expected)", found: "\(context.inputShape.channels)")
         }
+        let tree = try context.section.option("tree").map { try ClassTreeFile.read($0, classes: classes, context: context) }
         let head = DetectionHead(
             kind: .region, classes: classes, anchors: anchors, mask: Array(0..<num), coords: coords,
-            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false)
+            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false, tree: tree)
         return BuiltLayer(kind: .detection(head), inputs: [context.previous])
     }
 

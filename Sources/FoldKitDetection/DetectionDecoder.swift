@@ -19,6 +19,10 @@ import Foundation
 ///             darknet's forward_yolo_layer scales x, y by scale_x_y in both cases, then get_yolo_box)
 /// - [region]: x = (j + sigmoid(tx)) / W,  w = exp(tw) * anchorW / W (anchors in grid cells),
 ///             obj = sigmoid(to), p = softmax(scores)
+///             With a class tree (YOLO9000, darknet's `get_region_boxes` with `softmax_tree`): a softmax
+///             per sibling group, multiplied down the tree (`ClassTree`); then, from the last class back,
+///             the first with p > 0.5 is the box's only class, its score p itself (not obj * p), kept when
+///             obj and p both exceed `threshold`
 /// - [Gaussian_yolo] (darknet's get_gaussian_yolo_detections): 9 + K channels per anchor, tx, sx, ty, sy,
 ///             tw, sw, th, sh, to, K scores; x, y, w, h as [yolo]; p(class k) = sigmoid(score_k) *
 ///             (1 - (sigmoid(sx) + sigmoid(sy) + sigmoid(sw) + sigmoid(sh)) / 4), the uncertainties'
@@ -60,6 +64,7 @@ public enum DetectionDecoder {
         guard shape.channels >= anchors.count * stride else { return [] }
         var detections: [Detection] = []
         var probabilities = [Float](repeating: 0, count: classes)
+        let treeGroups = head.tree?.groups ?? []
         for (slot, anchor) in anchors.enumerated() {
             guard 2 * anchor + 1 < head.anchors.count else { continue }
             let anchorW = head.anchors[2 * anchor], anchorH = head.anchors[2 * anchor + 1]
@@ -102,6 +107,21 @@ public enum DetectionDecoder {
                     let sum = [1, 3, 5, 7].reduce(Float(0)) { $0 + sigmoid(output[base + $1 * plane + cell]) }
                     certainty = 1 - sum / 4
                 }
+                if head.kind == .region, let tree = head.tree {
+                    if let chosen = treeClass(
+                        tree, groups: treeGroups, output: output, first: scoreBase, step: plane, classes: classes, into: &probabilities),
+                        probabilities[chosen] > threshold
+                    {
+                        recordOverflows(
+                            nonFinite, slot: slot, stride: stride, entry: entry, base: base, plane: plane, cell: cell, output: output,
+                            into: &overflows)
+                        detections.append(
+                            Detection(
+                                classIndex: chosen, score: probabilities[chosen], objectness: objectness, x: x, y: y, width: w, height: h,
+                                head: headIndex, cell: cell, anchor: anchor))
+                    }
+                    continue
+                }
                 if head.kind == .region && head.softmax {
                     var largest = -Float.infinity
                     for k in 0..<classes { largest = max(largest, output[scoreBase + k * plane]) }
@@ -121,11 +141,9 @@ public enum DetectionDecoder {
                 for k in 0..<classes {
                     let score = objectness * probabilities[k]
                     if score > threshold {
-                        for coordinate in nonFinite {
-                            let channel = slot * stride + entry[coordinate], value = output[base + entry[coordinate] * plane + cell]
-                            let previous = overflows[channel] ?? (0, 0)
-                            overflows[channel] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
-                        }
+                        recordOverflows(
+                            nonFinite, slot: slot, stride: stride, entry: entry, base: base, plane: plane, cell: cell, output: output,
+                            into: &overflows)
                         detections.append(
                             Detection(
                                 classIndex: k, score: score, objectness: objectness, x: x, y: y, width: w, height: h,
@@ -198,6 +216,42 @@ public enum DetectionDecoder {
             }
         }
         return detections
+    }
+
+    /// Records, for a kept box with non-finite coordinates, the channel responsible for each.
+    private static func recordOverflows(
+        _ nonFinite: [Int], slot: Int, stride: Int, entry: [Int], base: Int, plane: Int, cell: Int, output: UnsafeBufferPointer<Float>,
+        into overflows: inout [Int: (value: Float, boxes: Int)]
+    ) {
+        for coordinate in nonFinite {
+            let channel = slot * stride + entry[coordinate], value = output[base + entry[coordinate] * plane + cell]
+            let previous = overflows[channel] ?? (0, 0)
+            overflows[channel] = (abs(value) > abs(previous.value) || value.isNaN ? value : previous.value, previous.boxes + 1)
+        }
+    }
+
+    /// A box's class under a class tree (darknet's `get_region_boxes` without a map): the raw scores at
+    /// `first + k * step` through a softmax per sibling group, multiplied down the tree into
+    /// `probabilities` (`groups`: the tree's `groups`, computed once per head); then the last class whose
+    /// probability exceeds 0.5, or nil when none does.
+    package static func treeClass(
+        _ tree: ClassTree, groups: [Range<Int>], output: UnsafeBufferPointer<Float>, first: Int, step: Int, classes: Int,
+        into probabilities: inout [Float]
+    ) -> Int? {
+        for group in groups where group.upperBound <= classes {
+            var largest = -Float.infinity
+            for k in group { largest = max(largest, output[first + k * step]) }
+            var sum: Float = 0
+            for k in group {
+                let e = exp(output[first + k * step] - largest)
+                probabilities[k] = e
+                sum += e
+            }
+            for k in group { probabilities[k] /= sum }
+        }
+        tree.multiplyDownTree(&probabilities)
+        for k in stride(from: min(classes, tree.count) - 1, through: 0, by: -1) where probabilities[k] > 0.5 { return k }
+        return nil
     }
 
     @inline(__always)

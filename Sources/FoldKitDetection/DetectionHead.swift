@@ -32,11 +32,14 @@ public struct DetectionHead: Sendable, Hashable, Codable {
     public var side: Int
     /// [detection] sqrt=1: the box's w and h are the squares of its values (w = value^2), else the values.
     public var squaredSides: Bool
+    /// [region] tree= (YOLO9000): the class hierarchy; class scores go through a softmax per sibling group
+    /// and are multiplied down the tree (`ClassTree`), instead of one softmax over all classes.
+    public var tree: ClassTree?
 
     /// A detection head with Darknet's defaults for what is not given.
     public init(
         kind: Kind, classes: Int, anchors: [Float], mask: [Int], coords: Int = 4, softmax: Bool = true, scaleXY: Float = 1, newCoords: Bool = false,
-        side: Int = 0, squaredSides: Bool = false
+        side: Int = 0, squaredSides: Bool = false, tree: ClassTree? = nil
     ) {
         self.kind = kind
         self.classes = classes
@@ -48,6 +51,7 @@ public struct DetectionHead: Sendable, Hashable, Codable {
         self.newCoords = newCoords
         self.side = side
         self.squaredSides = squaredSides
+        self.tree = tree
     }
 
     /// Number of boxes predicted per grid cell.

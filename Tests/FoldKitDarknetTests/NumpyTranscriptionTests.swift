@@ -5,7 +5,8 @@ import XCTest
 
 @testable import FoldKit
 
-/// Darknet layers OpenCV does not read ([crop], softmax with a temperature, the ramp activation, [local]) and the
+/// Darknet layers OpenCV does not read ([crop], softmax with a temperature, the ramp activation, [local],
+/// [region] with a class tree) and the
 /// buffers darknet's detection heads hold (what fixture packs store for them, `DarknetLayerOutput`)
 /// against a numpy transcription of darknet's C code (Fixtures/darknet/numpy/generate.py, which also
 /// writes the weights and the input): every layer of every network there, in float64 to 1e-7 of the
@@ -50,35 +51,42 @@ final class NumpyTranscriptionTests: XCTestCase {
         }
     }
 
-    /// YOLOv1's [detection] boxes (network `local-detection`): FoldKit's decoder on the head's float32
-    /// output against the transcription of darknet's `get_detection_detections` (detections_<i>.json: cell,
-    /// box, class, x, y, w, h, probability above the threshold): the same boxes, to 1e-5.
-    func testDetectionBoxesMatchTheTranscription() throws {
-        let folder = TestData.fixture("darknet/numpy/local-detection")
-        let network = try DarknetReader.read(
-            cfgPath: folder.appendingPathComponent("model.cfg").path, weightsPath: folder.appendingPathComponent("model.weights").path)
-        let input = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
-        let outputs = try Executor<Float>(network: network).run(input: input.values)
-        struct Reference: Decodable {
-            var threshold: Float
-            var boxes: [[Double]]
-        }
-        let index = try XCTUnwrap(network.outputIndices.first)
-        guard case .detection(let head) = network.layers[index].kind else { return XCTFail("layer \(index) is not a head") }
-        XCTAssertEqual(head.kind, .detection)
-        let reference = try JSONDecoder().decode(
-            Reference.self, from: Data(contentsOf: folder.appendingPathComponent("detections_\(index).json")))
-        XCTAssertFalse(reference.boxes.isEmpty)
-        let boxes = outputs[index].withUnsafeBufferPointer { buffer in
-            DetectionDecoder.decode(
-                head: head, output: buffer, shape: network.layers[index].outputShape, networkInput: network.inputShape,
-                threshold: reference.threshold)
-        }
-        XCTAssertEqual(boxes.count, reference.boxes.count)
-        for (ours, theirs) in zip(boxes, reference.boxes) {
-            XCTAssertEqual([ours.cell, ours.anchor, ours.classIndex], theirs.prefix(3).map { Int($0) })
-            let values = [ours.x, ours.y, ours.width, ours.height, ours.score].map(Double.init)
-            for (a, b) in zip(values, theirs.suffix(5)) { XCTAssertEqual(a, b, accuracy: 1e-5, "\(theirs)") }
+    /// Boxes of the heads the transcription decodes itself, FoldKit's decoder on the head's float32 output
+    /// against detections_<i>.json (cell, box, class, x, y, w, h, probability above the threshold): the same
+    /// boxes in the same order, to 1e-5. `local-detection`: YOLOv1's [detection] (darknet's
+    /// `get_detection_detections`); `region-tree`: YOLO9000's [region] with a class tree (darknet's
+    /// `get_region_boxes` with `softmax_tree`: one class a box, its hierarchical probability).
+    func testDecodedBoxesMatchTheTranscription() throws {
+        for (name, kind) in [("local-detection", DetectionHead.Kind.detection), ("region-tree", .region)] {
+            let folder = TestData.fixture("darknet/numpy/\(name)")
+            let network = try DarknetReader.read(
+                cfgPath: folder.appendingPathComponent("model.cfg").path, weightsPath: folder.appendingPathComponent("model.weights").path)
+            let input = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
+            let outputs = try Executor<Float>(network: network).run(input: input.values)
+            struct Reference: Decodable {
+                var threshold: Float
+                var boxes: [[Double]]
+            }
+            let index = try XCTUnwrap(network.outputIndices.first)
+            guard case .detection(let head) = network.layers[index].kind else { return XCTFail("\(name): layer \(index) is not a head") }
+            XCTAssertEqual(head.kind, kind, name)
+            XCTAssertEqual(head.tree != nil, kind == .region, name)
+            let reference = try JSONDecoder().decode(
+                Reference.self, from: Data(contentsOf: folder.appendingPathComponent("detections_\(index).json")))
+            XCTAssertFalse(reference.boxes.isEmpty, name)
+            let boxes = outputs[index].withUnsafeBufferPointer { buffer in
+                DetectionDecoder.decode(
+                    head: head, output: buffer, shape: network.layers[index].outputShape, networkInput: network.inputShape,
+                    threshold: reference.threshold)
+            }
+            XCTAssertEqual(boxes.count, reference.boxes.count, name)
+            // darknet lists a region's boxes cell by cell, anchor by anchor; FoldKit anchor by anchor.
+            let ordered = boxes.sorted { ($0.cell, $0.anchor, $0.classIndex) < ($1.cell, $1.anchor, $1.classIndex) }
+            for (ours, theirs) in zip(ordered, reference.boxes) {
+                XCTAssertEqual([ours.cell, ours.anchor, ours.classIndex], theirs.prefix(3).map { Int($0) }, name)
+                let values = [ours.x, ours.y, ours.width, ours.height, ours.score].map(Double.init)
+                for (a, b) in zip(values, theirs.suffix(5)) { XCTAssertEqual(a, b, accuracy: 1e-5, "\(name) \(theirs)") }
+            }
         }
     }
 

@@ -21,6 +21,8 @@ Transcribed (file: function):
   convolutional_layer.c: forward_convolutional_layer - convolution, then batch norm
                 (x - mean) / sqrt(var + 0.00001) * scale + bias, or + bias, then the activation
   connected_layer.c: forward_connected_layer - W x + b (no batch norm here)
+  tree.c, region_layer.c: read_tree, softmax_tree, get_region_boxes with a tree (heads.py region_tree_boxes);
+                boxes above TREE_THRESHOLD to detections_<i>.json as [cell, anchor, class, x, y, w, h, prob]
   yolo_layer.c, region_layer.c: the heads' buffers, as heads.py (layer_<i>.npy holds darknet's buffer:
                 channel-major for [yolo], location-first (1, H, W, C) for [region]; the layers after
                 a head read convolutions through [route], never the head itself)
@@ -55,6 +57,15 @@ SEED = 7
 BOX_THRESHOLD = 0.2
 # Detection threshold of the boxes written for [detection] heads (detections_<i>.json).
 DETECTION_THRESHOLD = 0.1
+
+# Detection threshold of the boxes written for [region] heads with a class tree (detections_<i>.json).
+TREE_THRESHOLD = 0.3
+
+# Class trees, written beside the cfg that names them. Groups (tree.c: runs of one parent): {a, b}, {c, d},
+# {e, f}, {g} (a parent's second run is a group of its own), {h}.
+TREES = {
+    "model.tree": "a -1\nb -1\nc 0\nd 0\ne 1\nf 1\ng 0\nh 2\n",
+}
 
 NETWORKS = {
     # crop with the -1..1 adjustment, a batch-normalised ramp convolution, crop without adjustment,
@@ -92,6 +103,28 @@ activation=linear
 [softmax]
 groups=2
 temperature=3
+""",
+    # YOLO9000's hierarchical [region] (tree=, softmax_tree) on a 4 x 4 grid, two anchors, eight classes.
+    "region-tree": """[net]
+height=8
+width=8
+channels=3
+
+[convolutional]
+filters=26
+size=3
+stride=2
+pad=1
+activation=linear
+
+[region]
+classes=8
+coords=4
+num=2
+softmax=1
+anchors=1,2,3,1.5
+tree=model.tree
+map=unused.map
 """,
     # Detection heads on a 3 x 5 grid: darknet's buffers (layer_<i>.npy) differ from FoldKit's layer
     # outputs (the raw input): [region] location-first with logistic objectness and class softmax,
@@ -358,7 +391,16 @@ def build(name, cfg):
             continue
         elif kind == "region":
             outputs.append(x)
-            np.save(folder / f"layer_{index}.npy", heads.region(x.astype(np.float32), options).astype(np.float64))
+            tree = None
+            if "tree" in options:
+                (folder / options["tree"]).write_text(TREES[options["tree"]])
+                tree = heads.read_tree(folder / options["tree"])
+            buffer = heads.region(x.astype(np.float32), options, tree)
+            np.save(folder / f"layer_{index}.npy", buffer.astype(np.float64))
+            if tree is not None:
+                rows = heads.region_tree_boxes(buffer, options, tree, TREE_THRESHOLD)
+                (folder / f"detections_{index}.json").write_text(
+                    json.dumps({"threshold": TREE_THRESHOLD, "boxes": rows}, indent=1) + "\n")
             continue
         elif kind == "softmax":
             groups, temperature = int(options.get("groups", 1)), float(options.get("temperature", 1))

@@ -8,7 +8,8 @@ forward_region_layer, src/blas.c flatten and softmax), applied to the head's inp
         x * scale_x_y - 0.5 * (scale_x_y - 1) (scal_add_cpu); objectness and classes (k >= 4) logistic;
         w, h raw. new_coords=1: nothing activated, x and y still scaled.
 [region]: flatten(output, w*h, size*n, 1, 1) - location-first - then per box i (size = coords +
-        classes + 1): output[size*i + 4] logistic, softmax=1: softmax(output + size*i + 5, classes).
+        classes + 1): output[size*i + 4] logistic, softmax=1: softmax(output + size*i + 5, classes);
+        with tree= (softmax_tree, tested first): a softmax over each group of tree.c read_tree.
 
 Writes Fixtures/darknet/numpy/opencv-heads/<model>/layer_<i>.npy: float32, (1, C, H, W) for [yolo] and
 (1, H, W, C) - darknet's location-first buffer - for [region].
@@ -111,7 +112,19 @@ def gaussian_yolo_boxes(activated, raw, options, net_w, net_h, thresh):
     return boxes
 
 
-def region(x, options):
+def read_tree(path):
+    """tree.c read_tree: one class a line, "name parent"; a new softmax group starts wherever the parent
+    differs from the line before's. Returns (parents, groups as (offset, size))."""
+    parents = [int(line.split()[1]) for line in path.read_text().splitlines() if line.strip()]
+    groups, start = [], 0
+    for k in range(1, len(parents) + 1):
+        if k == len(parents) or parents[k] != parents[k - 1]:
+            groups.append((start, k - start))
+            start = k
+    return parents, groups
+
+
+def region(x, options, tree=None):
     classes = int(options.get("classes", 20))
     coords = int(options.get("coords", 4))
     num = int(options.get("num", 1))
@@ -121,11 +134,55 @@ def region(x, options):
     for i in range(h * w * num):
         index = size * i
         out[index + 4] = logistic(out[index + 4:index + 5])[0]
-        if int(options.get("softmax", 0)):
+        if tree is not None:  # softmax_tree: one softmax per group, before (and instead of) softmax=1
+            for offset, size_ in tree[1]:
+                run = out[index + 5 + offset:index + 5 + offset + size_].astype(np.float64)
+                e = np.exp(run - run.max())
+                out[index + 5 + offset:index + 5 + offset + size_] = (e / e.sum()).astype(np.float32)
+        elif int(options.get("softmax", 0)):
             run = out[index + 5:index + 5 + classes].astype(np.float64)
             e = np.exp(run - run.max())
             out[index + 5:index + 5 + classes] = (e / e.sum()).astype(np.float32)
     return out.reshape(1, h, w, c)
+
+
+def region_tree_boxes(buffer, options, tree, thresh):
+    """get_region_boxes (no map) with a softmax tree, on the location-first buffer of region(): per cell i
+    and anchor n (index = i * num + n, entries of classes + 5): box = get_region_box (x = (col +
+    logistic(tx)) / w, w = exp(tw) * anchor_w / w); hierarchy_predictions multiplies each class by its
+    parent's probability, in class order; then from the last class back the first above .5 is kept, the
+    others zeroed; probs = scale > thresh ? prob : 0, reported when above thresh (draw_detections).
+    Returns [cell, anchor, class, x, y, w, h, prob] rows."""
+    classes, num = int(options["classes"]), int(options.get("num", 1))
+    anchors = [float(v) for v in options["anchors"].split(",")]
+    _, h, w, _ = buffer.shape
+    flat = buffer.reshape(-1).astype(np.float64)
+    parents = tree[0]
+    rows = []
+    for i in range(w * h):
+        row, col = divmod(i, w)
+        for n in range(num):
+            index = i * num + n
+            base = index * (classes + 5)
+            scale = flat[base + 4]
+            x = (col + 1 / (1 + np.exp(-flat[base]))) / w
+            y = (row + 1 / (1 + np.exp(-flat[base + 1]))) / h
+            bw = np.exp(flat[base + 2]) * anchors[2 * n] / w
+            bh = np.exp(flat[base + 3]) * anchors[2 * n + 1] / h
+            p = flat[base + 5:base + 5 + classes].copy()
+            for j in range(classes):
+                if parents[j] >= 0:
+                    p[j] *= p[parents[j]]
+            found = False
+            for j in range(classes - 1, -1, -1):
+                if not found and p[j] > .5:
+                    found = True
+                else:
+                    p[j] = 0
+                prob = p[j] if scale > thresh else 0
+                if prob > thresh:
+                    rows.append([i, n, j, float(x), float(y), float(bw), float(bh), float(prob)])
+    return rows
 
 
 def main():

@@ -15,7 +15,9 @@ import Foundation
 /// - `[region]` (`forward_region_layer`): the tensor flattened location-first (darknet's `flatten`:
 ///   out[loc * C + c] = in[c * H * W + loc], the NHWC order), then per box (loc * num + n, entries of
 ///   coords + classes + 1): entry 4 (objectness) logistic, and with `softmax=1` entries 5 ..< 5 + classes
-///   through softmax; x, y, w, h stay raw (darknet activates them when it decodes boxes).
+///   through softmax; x, y, w, h stay raw (darknet activates them when it decodes boxes). With a class
+///   tree (`tree=`, YOLO9000) the classes go through a softmax per sibling group instead
+///   (`softmax_tree`; `ClassTree.groups`), whatever `softmax` says.
 /// - `[detection]` (`forward_detection_layer` on the CPU): the input copied, then with `softmax=1` the
 ///   `classes` values of each of the side*side locations (the first side*side*classes values) through
 ///   softmax; everything else as the input (with `softmax=0` the whole buffer equals the input: `differs`
@@ -131,11 +133,16 @@ public enum DarknetLayerOutput {
         }
         let size = head.coords + head.classes + 1
         let boxes = plane * head.mask.count
+        let treeGroups = head.tree?.groups
         for box in 0..<boxes {
             let index = size * box
             guard index + 5 + head.classes <= out.count else { break }
             out[index + 4] = logistic(out[index + 4])
-            if head.softmax {
+            if let groups = treeGroups {
+                for group in groups where group.upperBound <= head.classes {
+                    softmax(&out, (index + 5 + group.lowerBound)..<(index + 5 + group.upperBound))
+                }
+            } else if head.softmax {
                 softmax(&out, (index + 5)..<(index + 5 + head.classes))
             }
         }

@@ -38,11 +38,11 @@ build_target() {  # name, extra sources..., -- objects' targets...
     [ -x "$OUT/$name" ]
 }
 
-build_target FuzzCfgParser Fuzz/Targets/FuzzCfgParser.swift -- FoldKitBlobFormat FoldKitCore FoldKitDarknet
-build_target FuzzDarknetWeights Fuzz/Targets/FuzzDarknetWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitDarknet
-build_target FuzzKerasConfig Fuzz/Targets/FuzzKerasConfig.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
-build_target FuzzKerasArchive Fuzz/Targets/FuzzKerasArchive.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
-build_target FuzzHDF5File Fuzz/Targets/FuzzHDF5File.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
-build_target FuzzKerasArchiveWeights Fuzz/Targets/FuzzKerasArchiveWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitKeras ZIPFoundation
+build_target FuzzCfgParser Fuzz/Targets/FuzzCfgParser.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitDarknet
+build_target FuzzDarknetWeights Fuzz/Targets/FuzzDarknetWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitDarknet
+build_target FuzzKerasConfig Fuzz/Targets/FuzzKerasConfig.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
+build_target FuzzKerasArchive Fuzz/Targets/FuzzKerasArchive.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
+build_target FuzzHDF5File Fuzz/Targets/FuzzHDF5File.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
+build_target FuzzKerasArchiveWeights Fuzz/Targets/FuzzKerasArchiveWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
 # The .npy reader's two files (the file and its header parser), which import what they need.
-build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift Sources/FoldKit/Export/NPYFile.swift Sources/FoldKit/Export/NPYHeader.swift -- FoldKitBlobFormat FoldKitCore
+build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift Sources/FoldKit/Export/NPYFile.swift Sources/FoldKit/Export/NPYHeader.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection

@@ -14,6 +14,7 @@ changes no bytes unless this script changes.
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import zipfile
@@ -252,6 +253,28 @@ def write_h5(name, config, weights, edit=None):
     return "keras/" + name
 
 
+def heap_ids(data):
+    """The global heap IDs in `data`: (offset of the 16-byte ID, collection address, object index, the
+    object's bytes) for every 16 bytes equal to (object length, 'GCOL' collection address, index) of an
+    object of a collection, as variable-length string attributes store them."""
+    objects = []
+    for match in re.finditer(rb"GCOL", data):
+        start, size = match.start(), struct.unpack_from("<Q", data, match.start() + 8)[0]
+        at = start + 16
+        while at + 16 <= start + size and struct.unpack_from("<H", data, at)[0] != 0:
+            index, length = struct.unpack_from("<H", data, at)[0], struct.unpack_from("<Q", data, at + 8)[0]
+            objects.append((start, index, data[at + 16:at + 16 + length]))
+            at += 16 + (length + 7) // 8 * 8
+    found = []
+    for address, index, body in objects:
+        pattern = struct.pack("<IQI", len(body), address, index)
+        at = data.find(pattern)
+        while at >= 0:
+            found.append((at, address, index, body))
+            at = data.find(pattern, at + 1)
+    return sorted(found)
+
+
 def write_keras():
     os.makedirs(path("keras"), exist_ok=True)
     config = sequential_config(SMALL_LAYERS)
@@ -327,6 +350,48 @@ def write_keras():
         f.write(bytes(heap))
     case("HDF5: model_config's heap object declares 2^63 - 1 bytes", "convert", ["keras/heap-object-size.h5"],
          ["heap-object-size.h5", "global heap object", "at byte", "expected"])
+
+    # Damaged structures libhdf5 1.10 trusts: it crashes, or allocates what a length field says, inside
+    # H5Aread or a B-tree lookup. foldkit reads HDF5 in a helper process first (Docs/Security.md).
+    with open(path("keras", "good.h5"), "rb") as f:
+        good = f.read()
+    config_id = next(spot for spot in heap_ids(good) if spot[3].startswith(b'{"class_name"'))
+
+    def damaged_copy(name, offset, fmt, value):
+        copy = bytearray(good)
+        struct.pack_into(fmt, copy, offset, value)
+        with open(path("keras", name), "wb") as f:
+            f.write(bytes(copy))
+        return "keras/" + name
+
+    case("HDF5: model_config's heap ID names an object past the collection's table (SIGSEGV in libhdf5 1.10)", "convert",
+         [damaged_copy("heap-id-index.h5", config_id[0] + 12, "<I", config_id[2] + 0x10000)],
+         ["heap-id-index.h5", "expected"])
+    case("HDF5: model_config's heap ID says 4 GiB (libhdf5 1.10 allocates it before reading)", "convert",
+         [damaged_copy("heap-id-length.h5", config_id[0], "<I", 0xFFFF0006)],
+         ["heap-id-length.h5", "model_config"])
+    tree = good.find(b"TREE\x00")  # a group B-tree node (type 0): its first child at byte 32
+    assert tree > 0, "no group B-tree node"
+    case("HDF5: a group B-tree child address past the end of the file (SIGSEGV in libhdf5 1.10)", "convert",
+         [damaged_copy("btree-child.h5", tree + 32, "<Q", 0xFFFFFFFF)],
+         ["btree-child.h5", "expected"])
+
+    # fc1's bias address moved into the superblock (one byte of its layout message, as Fuzz/mutate.py
+    # found in a real file): libhdf5 reads the superblock's bytes as the bias.
+    with h5py.File(path("keras", "good.h5"), "r") as f:
+        bias = f["model_weights/fc1/fc1/bias:0"]
+        bias_address, bias_header = bias.id.get_offset(), h5py.h5o.get_info(bias.id).addr
+    at = good.find(struct.pack("<Q", bias_address), bias_header)
+    assert bias_header < at < bias_header + 1024, "fc1 bias's layout message not found"
+    case("HDF5: a dataset's address points into the superblock", "convert",
+         [damaged_copy("address-in-superblock.h5", at, "<Q", 16)],
+         ["address-in-superblock.h5", "fc1/bias:0", "superblock", "address 16", "expected"])
+
+    def repeated_weight_name(f):
+        f["model_weights/fc1"].attrs["weight_names"] = np.array([b"fc1/kernel:0", b"fc1/kernel:0"], dtype="S")
+    case("HDF5: weight_names lists one array twice", "convert",
+         [write_h5("repeated-weight-name.h5", config, small_weights(), repeated_weight_name)],
+         ["repeated-weight-name.h5", "fc1", "lists 'fc1/kernel:0' twice", "expected"])
 
     # fc1's kernel type says its sign bit is bit 0, inside the mantissa (one byte of the datatype
     # message, as Fuzz/mutate.py found): libhdf5 1.10 converted the stored floats through that layout and

@@ -43,3 +43,21 @@ static inline int foldkit_h5_dataset_storage(hid_t dataset) {
     H5Pclose(dcpl);
     return result;
 }
+
+// The bytes of a dataset's contiguous storage: its address (relative to the superblock, as HDF5
+// addresses are) and size. Returns 0 when the dataset is contiguous and allocated, -1 otherwise (compact
+// values live in the object header; chunked ones in chunks).
+static inline int foldkit_h5_contiguous_storage(hid_t dataset, unsigned long long *address, unsigned long long *size) {
+    haddr_t offset = H5Dget_offset(dataset);
+    if (offset == HADDR_UNDEF) return -1;
+    *address = (unsigned long long)offset;
+    *size = (unsigned long long)H5Dget_storage_size(dataset);
+    return 0;
+}
+
+// The superblock's size in bytes (it starts at address 0), or 0 if libhdf5 cannot tell.
+static inline unsigned long long foldkit_h5_superblock_size(hid_t file) {
+    H5F_info2_t info;
+    if (H5Fget_info2(file, &info) < 0) return 0;
+    return (unsigned long long)info.super.super_size;
+}

@@ -12,6 +12,6 @@ struct FoldKitCommand: ParsableCommand {
         version: FoldKitVersion.string,
         subcommands: [
             ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self,
-            CLIReferenceCommand.self,
+            CLIReferenceCommand.self, ReadCheckCommand.self,
         ])
 }

@@ -6,6 +6,7 @@ import Foundation
 enum FoldKitMain {
     static func main() {
         TerminationSignals.install()
+        IsolatedModelRead.executable = Bundle.main.executableURL
         if let message = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
             FileHandle.standardError.write(Data("\(TerminalStyle.standardError.paint("error:", .red)) \(message)\n".utf8))
             exit(1)

@@ -18,6 +18,7 @@ struct InputArguments: ParsableArguments {
     /// array is read with the network, shape-checked from its header first).
     func load(_ model: ModelArguments, check: (Network) throws -> Void = { _ in }) throws -> (network: Network, input: ModelInput) {
         if let input {
+            try IsolatedModelRead.check(model, input: input)
             let loaded = try ModelLoader.load(paths: model.files, options: model.options, inputPath: input)
             try check(loaded.network)
             return loaded

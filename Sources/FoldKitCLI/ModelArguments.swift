@@ -32,8 +32,10 @@ struct ModelArguments: ParsableArguments {
         ModelOptions(epsilon: bnEpsilon, epsilonPlacement: bnEpsilonMode, inputHeight: height, inputWidth: width)
     }
 
+    /// The network, read once in a helper process first when it is an HDF5 model (`IsolatedModelRead`).
     func load(requireWeights: Bool = true) throws -> Network {
-        try ModelLoader.load(paths: files, options: options, requireWeights: requireWeights)
+        try IsolatedModelRead.check(self, input: nil)
+        return try ModelLoader.load(paths: files, options: options, requireWeights: requireWeights)
     }
 }
 

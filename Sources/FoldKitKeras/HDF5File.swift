@@ -14,6 +14,9 @@ final class HDF5File {
     /// entry (`model.keras [model.weights.h5]`), not the temporary file.
     let displayName: String
     private let fileID: hid_t
+    /// The contiguous storage of every dataset read so far (relative addresses), to refuse a dataset
+    /// whose bytes are another's (`checkStorage`).
+    private var readStorage: [(range: Range<UInt64>, dataset: String)] = []
 
     /// Opens `path` read-only. libhdf5's own error printer is silenced; failures become `FoldKitError`.
     init(path: String, displayName: String? = nil) throws {
@@ -124,6 +127,7 @@ final class HDF5File {
                 found: "HDF5 type class \(typeClass.rawValue), \(typeSize) bytes")
         }
         try checkStandardNumber(type, isFloat: typeClass == H5T_FLOAT, size: typeSize, datasetPath)
+        try checkStorage(of: dataset, datasetPath)
         let shape = try dims(of: dataset, datasetPath)
         let count = try checkedCount(of: dataset, shape: shape, elementBytes: typeSize, datasetPath)
         // One H5Dread straight into the result (no zero-fill first: libhdf5 writes every element).
@@ -293,6 +297,30 @@ final class HDF5File {
             throw error(refusal, datasetPath, expected: "values stored in this file")
         }
         return id
+    }
+
+    /// A file without checksums cannot show a changed value, but it can show a moved one: a damaged
+    /// address makes libhdf5 read a dataset's values from wherever it points. A contiguous dataset's bytes
+    /// must lie after the superblock and overlap no dataset read before from this file (in a well-formed
+    /// file no two objects share bytes).
+    private func checkStorage(of dataset: hid_t, _ datasetPath: String) throws {
+        var address: UInt64 = 0, size: UInt64 = 0
+        guard foldkit_h5_contiguous_storage(dataset, &address, &size) == 0, size > 0 else { return }
+        let (end, overflows) = address.addingReportingOverflow(size)
+        let superblock = UInt64(foldkit_h5_superblock_size(fileID))
+        guard !overflows, address >= superblock else {
+            throw error(
+                "dataset's values would be read from the file's superblock or past the end of the address space: its address is damaged",
+                datasetPath, expected: "storage after the \(superblock)-byte superblock", found: "address \(address), \(size) bytes")
+        }
+        let range = address..<end
+        if let other = readStorage.first(where: { $0.dataset != datasetPath && $0.range.overlaps(range) }) {
+            throw error(
+                "dataset's values would be read from bytes that hold '\(other.dataset)': an address is damaged", datasetPath,
+                expected: "storage of its own",
+                found: "bytes \(range.lowerBound)..<\(range.upperBound), \(other.dataset) at \(other.range.lowerBound)..<\(other.range.upperBound)")
+        }
+        readStorage.append((range, datasetPath))
     }
 
     private func dims(of dataset: hid_t, _ datasetPath: String) throws -> [Int] {

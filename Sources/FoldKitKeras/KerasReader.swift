@@ -112,15 +112,16 @@ public enum KerasReader {
             expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
     }
 
-    /// keras_version and backend from the file root, the weights group, or the JSON description.
+    /// keras_version and backend from the file root, the weights group, or the JSON description. An
+    /// attribute that is there but cannot be read is an error (a damaged string, not a missing one).
     private static func versionAndBackend(_ file: HDF5File, root: String, description: KerasModelDescription) throws -> (String?, String?) {
-        func attribute(_ name: String) -> String? {
+        func attribute(_ name: String) throws -> String? {
             for at in ["/", root] where !at.isEmpty && (at == "/" || file.exists(at)) {
-                if file.hasAttribute(name, at: at), let value = try? file.stringAttribute(name, at: at) { return value }
+                if file.hasAttribute(name, at: at) { return try file.stringAttribute(name, at: at) }
             }
             return nil
         }
-        return (attribute("keras_version") ?? description.kerasVersion, attribute("backend") ?? description.backend)
+        return (try attribute("keras_version") ?? description.kerasVersion, try attribute("backend") ?? description.backend)
     }
 
     private static func build(

@@ -74,6 +74,15 @@ struct KerasWeightStore {
             let names =
                 layer.weightPath.count > 1
                 ? nestedWeightNames[layer.weightPath.joined(separator: "/")] ?? [] : try Self.chunkedStrings(file, "weight_names", at: group)
+            // Each name once: a damaged string attribute can read as another entry of the list (a global heap
+            // ID whose object is gone reads, in libhdf5 1.10, as the object before it), and the layer
+            // would take one array for two of its weights.
+            var seen = Set<String>()
+            if let repeated = names.first(where: { !seen.insert($0).inserted }) {
+                throw FoldKitError(
+                    .badInput, "weight_names of layer '\(layer.name)' lists '\(repeated)' twice: the attribute is damaged",
+                    file: file.displayName, layer: layer.label, expected: "each weight named once", found: names.joined(separator: ", "))
+            }
             return try names.map { name in
                 let read = try file.readNumbers("\(group)/\(name)")
                 return KerasWeightArray(name: name, shape: read.shape, values: read.values, isInteger: read.isInteger, path: "\(group)/\(name)")

@@ -1,6 +1,8 @@
 #ifndef FOLDKIT_EARLY_SIGNALS_H
 #define FOLDKIT_EARLY_SIGNALS_H
 
+#include "ParentDeath.h"
+
 // SIGINT and SIGTERM are ignored from the moment the foldkit executable is initialised, before Swift's
 // main runs, until TerminationSignals installs its handlers: a signal in that window no longer kills the
 // process with its default action (the command then runs on, and exits 0 or with its own code).

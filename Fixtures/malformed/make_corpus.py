@@ -370,6 +370,13 @@ def write_keras():
     case("HDF5: model_config's heap ID says 4 GiB (libhdf5 1.10 allocates it before reading)", "convert",
          [damaged_copy("heap-id-length.h5", config_id[0], "<I", 0xFFFF0006)],
          ["heap-id-length.h5", "model_config"])
+    # The heap object holding the backend string renumbered (its 2-byte index in the collection): the
+    # attribute's ID names an index no object has, and libhdf5 1.10 reads an empty string, so the file
+    # would convert as a TensorFlow one (a Theano file's kernels would go unflipped).
+    backend = good.find(b"tensorflow", good.find(b"GCOL"))
+    case("HDF5: the backend string's global heap object renumbered (libhdf5 1.10 reads '')", "convert",
+         [damaged_copy("heap-object-index.h5", backend - 16, "<H", 0xFF)],
+         ["heap-object-index.h5", "backend", "expected"])
     tree = good.find(b"TREE\x00")  # a group B-tree node (type 0): its first child at byte 32
     assert tree > 0, "no group B-tree node"
     case("HDF5: a group B-tree child address past the end of the file (SIGSEGV in libhdf5 1.10)", "convert",

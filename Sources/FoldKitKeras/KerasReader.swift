@@ -112,16 +112,34 @@ public enum KerasReader {
             expected: "[model.h5|.hdf5], [config.json, weights.h5] or [model.keras]", found: "\(paths.count) paths")
     }
 
+    /// The backends Keras has written into a file's `backend` attribute (Keras 1 to 3, keras-mxnet).
+    static let knownBackends: Set<String> = ["tensorflow", "theano", "cntk", "mxnet", "jax", "torch", "numpy", "openvino"]
+
     /// keras_version and backend from the file root, the weights group, or the JSON description. An
-    /// attribute that is there but cannot be read is an error (a damaged string, not a missing one).
+    /// attribute that is there but cannot be read is an error (a damaged string, not a missing one), and so
+    /// is one that reads as something Keras never writes: the backend decides whether kernels are flipped
+    /// (Theano), and a damaged global heap ID can make libhdf5 1.10 read another string of the file instead
+    /// (the version number as the backend).
     private static func versionAndBackend(_ file: HDF5File, root: String, description: KerasModelDescription) throws -> (String?, String?) {
-        func attribute(_ name: String) throws -> String? {
+        func attribute(_ name: String, valid: (String) -> Bool, expected: String) throws -> String? {
             for at in ["/", root] where !at.isEmpty && (at == "/" || file.exists(at)) {
-                if file.hasAttribute(name, at: at) { return try file.stringAttribute(name, at: at) }
+                guard file.hasAttribute(name, at: at) else { continue }
+                let value = try file.stringAttribute(name, at: at)
+                guard valid(value) else {
+                    throw FoldKitError(
+                        .badInput, "attribute '\(name)' holds what Keras never writes there: the attribute is damaged", file: file.displayName,
+                        expected: expected, found: "'\(value.prefix(40))'")
+                }
+                return value
             }
             return nil
         }
-        return (try attribute("keras_version") ?? description.kerasVersion, try attribute("backend") ?? description.backend)
+        let version = try attribute(
+            "keras_version",
+            valid: { $0.first?.isNumber == true && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".+-_".contains($0)) } },
+            expected: "a version such as 2.15.0")
+        let backend = try attribute("backend", valid: knownBackends.contains, expected: knownBackends.sorted().joined(separator: ", "))
+        return (version ?? description.kerasVersion, backend ?? description.backend)
     }
 
     private static func build(

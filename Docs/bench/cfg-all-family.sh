@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs `foldkit verify` over every cfg of darknet's own cfg folder (../shared/darknet-cfg-all and its
 # yolov1/), with seeded weights from each generator (uniform, he, wide), in float32 and with --fp16, at
-# SIZE x SIZE (160; alexnet at its own 227, whose [connected] fixes the input; yolov4-p6, cspx-p7-mish(_hp) and
-# yolov4-sam-mish-csp-reorg-bfm at 256, whose routes join grids darknet also refuses to join at 160).
+# SIZE x SIZE (160; cfgs with [connected], [local] or [crop] at their own size, which those fix; yolov4-p6,
+# cspx-p7-mish(_hp) and yolov4-sam-mish-csp-reorg-bfm at 256, whose routes join grids darknet also refuses
+# to join at 160). CFGS="name ..." (as the table names them) runs only those.
 # The recurrent and binary cfgs (SOURCE.txt's list) must be refused naming their section; yolo9000.cfg is
 # run as it is (refused if its 9k.tree is damaged) and again beside a whole synthetic tree of its 9418
 # classes (yolo9000+tree). One row a run: exit code, layers over tolerance per precision, elements
@@ -29,22 +30,26 @@ python3 -c "print('\n'.join(f'n{k} {-1 if k < 18 else (k - 18) // 4}' for k in r
 printf "| cfg | generator | mode | exit | float32 layers over | float16 layers over | ok* elements | largest dev/allowed | boxes | float16 cause / refusal |\n|---|---|---|---|---|---|---|---|---|---|\n"
 for cfg in "$ALL"/*.cfg "$ALL"/yolov1/*.cfg "$OUT/yolo9000+tree/yolo9000+tree.cfg"; do
   name=$(basename "$cfg" .cfg)
+  case $cfg in */yolov1/*) name="yolov1/$name" ;; esac
+  if [ -n "${CFGS:-}" ] && ! [[ " $CFGS " == *" $name "* ]]; then continue; fi
   size="--height $SIZE --width $SIZE"
+  # [connected], [local] and [crop] fix the input size (weights or windows): those run at their own.
+  grep -qE '^\[(connected|conn|local|crop)\]' "$cfg" && size=""
   case $name in
-    alexnet) size="" ;;
     yolov4-p6|yolov4-sam-mish-csp-reorg-bfm|cspx-p7-mish|cspx-p7-mish_hp) size="--height 256 --width 256" ;;
   esac
   expected=run
   for r in $REFUSED; do [ "$name" = "$r" ] && expected=refused; done
   for generator in $GENERATORS; do
-    weights="$OUT/$name.weights"
-    if ! "$FOLDKIT" seed-weights "$cfg" --seed "$SEED" --generator "$generator" --out "$weights" > /dev/null 2> "$OUT/$name.seed.err"; then
-      message=$(head -c 160 "$OUT/$name.seed.err" | tr '\n|' '  ')
+    weights="$OUT/${name//\//-}.weights"
+    if ! "$FOLDKIT" seed-weights "$cfg" --seed "$SEED" --generator "$generator" --out "$weights" > /dev/null 2> "$weights.err"; then
+      message=$(head -c 160 "$weights.err" | tr '\n|' '  ')
       echo "| $name | $generator | - | 1 | | | | | | $expected: $message |"
       continue
     fi
     for mode in fp32 fp16; do
-      stem="$OUT/$name-$generator-$mode"
+      stem="$OUT/${name//\//-}-$generator-$mode"
+      rm -f "$stem.json"
       flag=""; [ "$mode" = fp16 ] && flag="--fp16"
       # shellcheck disable=SC2086
       timeout 900 "$FOLDKIT" verify "$cfg" "$weights" $size $flag --json "$stem.json" > "$stem.txt" 2>&1

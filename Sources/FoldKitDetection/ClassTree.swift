@@ -11,6 +11,9 @@ public struct ClassTree: Sendable, Hashable, Codable {
     /// parents[k]: the parent of class k, or -1 for a root.
     public var parents: [Int]
 
+    /// A box's class is the last whose probability exceeds this (darknet's `get_region_boxes`).
+    public static let decisionProbability: Float = 0.5
+
     /// A tree from each class's parent (-1 for a root).
     public init(parents: [Int]) {
         self.parents = parents

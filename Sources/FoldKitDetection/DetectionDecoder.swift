@@ -250,7 +250,9 @@ public enum DetectionDecoder {
             for k in group { probabilities[k] /= sum }
         }
         tree.multiplyDownTree(&probabilities)
-        for k in stride(from: min(classes, tree.count) - 1, through: 0, by: -1) where probabilities[k] > 0.5 { return k }
+        for k in stride(from: min(classes, tree.count) - 1, through: 0, by: -1) where probabilities[k] > ClassTree.decisionProbability {
+            return k
+        }
         return nil
     }
 

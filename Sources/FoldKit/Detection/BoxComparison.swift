@@ -15,7 +15,11 @@ import FoldKitDetection
 ///
 ///        borderline = max(1e-4, 4 x the largest score difference among paired boxes)
 ///
-///    (the other network's score for it is then just under the threshold).
+///    (the other network's score for it is then just under the threshold). A head with a class tree
+///    (YOLO9000) picks a box's one class where a probability crosses 0.5 (`ClassTree`): at a head, cell
+///    and anchor where a box found by one network only scores within `borderline` of 0.5, that decision
+///    is borderline, and every box found by one network only there is too (the other network picked
+///    another class).
 /// 4. Saturation: when the original has at least `saturatedCandidates` boxes above the threshold and at
 ///    least half of them score >= `nearOne`, the network does not behave like a trained detector; the
 ///    comparison is still reported but does not count in the verdict.
@@ -39,6 +43,9 @@ enum BoxComparison {
         var frame: ImageFrame
         var classNames: [String]?
         var nmsCandidatesPerClass: Int
+        /// The heads (`Detection.head`) that pick one class per box where a probability crosses 0.5
+        /// (heads with a class tree).
+        var classDecisionHeads: Set<Int> = []
 
         init(
             threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
@@ -65,8 +72,15 @@ enum BoxComparison {
             reference: reference.boxes, candidate: candidate.boxes, clippedReference: referenceBoxes,
             clippedCandidate: candidateBoxes, pairIoU: pairIoU)
         let borderline = max(1e-4, 4 * tally.largestScoreDifference)
-        func isClear(_ box: Detection) -> Bool { box.score - settings.threshold > borderline }
-        let clearly = (tally.referenceOnly + tally.candidateOnly).filter(isClear)
+        // Head, cell and anchor of the tree heads' class decisions that lie within `borderline` of 0.5.
+        let unpaired = tally.referenceOnly + tally.candidateOnly
+        let borderlineDecisions = Set(
+            unpaired.filter { settings.classDecisionHeads.contains($0.head) && abs($0.score - ClassTree.decisionProbability) <= borderline }
+                .map { [$0.head, $0.cell, $0.anchor] })
+        func isClear(_ box: Detection) -> Bool {
+            box.score - settings.threshold > borderline && !borderlineDecisions.contains([box.head, box.cell, box.anchor])
+        }
+        let clearly = unpaired.filter(isClear)
         // Step 4.
         let saturation = measureSaturation(referenceBoxes)
         // Step 5: the final boxes.

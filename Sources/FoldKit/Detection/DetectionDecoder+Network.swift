@@ -20,6 +20,14 @@ extension DetectionDecoder {
         decodeHeads(network: network, outputs: outputs, threshold: threshold, networkName: "candidate").boxes
     }
 
+    /// The head numbers (as `decodeHeads` counts them) of the heads with a class tree.
+    static func classDecisionHeads(of network: Network) -> Set<Int> {
+        let heads = network.layers.compactMap { layer -> DetectionHead? in
+            if case .detection(let head) = layer.kind { return head } else { return nil }
+        }
+        return Set(heads.indices.filter { heads[$0].tree != nil })
+    }
+
     /// Decodes every detection head of `network` from per-layer outputs, before NMS, with the channels
     /// that made boxes non-finite (reported as `networkName`'s hazards).
     static func decodeHeads(network: Network, outputs: [[Float]], threshold: Float, networkName: String) -> DecodedBoxes {

@@ -208,6 +208,7 @@ public enum Verifier {
             var settings = BoxComparison.Settings(
                 threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
                 frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
+            settings.classDecisionHeads = DetectionDecoder.classDecisionHeads(of: original)
             // The boxes move by what the precision alone costs: the control's boxes (the original network
             // in the same precision) measure it, and the folded boxes may lose at most
             // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than

@@ -36,6 +36,33 @@ final class BoxComparisonTests: XCTestCase {
         XCTAssertEqual(c.borderlineUnpaired, 1)
     }
 
+    /// A class-tree head (YOLO9000) picks one class per box where a probability crosses 0.5: one network
+    /// picked class 343 at 0.5004, the other, just under 0.5 there, picked class 81 at 0.657 at the same
+    /// cell and anchor. Both boxes are borderline for a tree head, and both fail for any other head (and
+    /// for a tree head when the decision was not near 0.5).
+    func testTreeHeadClassDecisionNearOneHalfIsBorderline() {
+        func treeBox(_ classIndex: Int, score: Float, cell: Int = 9) -> Detection {
+            Detection(classIndex: classIndex, score: score, objectness: 0.9, x: 0.5, y: 0.5, width: 0.1, height: 0.1, cell: cell, anchor: 2)
+        }
+        let shared = [treeBox(1, score: 0.8, cell: 1)]
+        let candidate = shared.map { box -> Detection in
+            var moved = box
+            moved.score += 0.005
+            return moved
+        }
+        func compare(_ reference: [Detection], _ candidate: [Detection], treeHeads: Set<Int>) -> DetectionComparison {
+            var settings = BoxComparison.Settings(
+                threshold: 0.3, nmsIoU: 0.5, minimumIoU: 0.99, frame: ImageFrame(networkInput: ActivationShape(channels: 3, height: 416, width: 416)))
+            settings.classDecisionHeads = treeHeads
+            return BoxComparison.compare(reference: DecodedBoxes(boxes: reference), candidate: DecodedBoxes(boxes: candidate), settings: settings)
+        }
+        let nearHalf = compare(shared + [treeBox(343, score: 0.5004)], candidate + [treeBox(81, score: 0.657)], treeHeads: [0])
+        XCTAssertTrue(nearHalf.pass, "\(nearHalf.clearlyUnpaired)")
+        XCTAssertEqual(nearHalf.borderlineUnpaired, 2)
+        XCTAssertFalse(compare(shared + [treeBox(343, score: 0.5004)], candidate + [treeBox(81, score: 0.657)], treeHeads: []).pass)
+        XCTAssertFalse(compare(shared + [treeBox(343, score: 0.6)], candidate + [treeBox(81, score: 0.657)], treeHeads: [0]).pass)
+    }
+
     func testMissingConfidentBoxOrMovedBoxFails() {
         let reference = [box(1, score: 0.9), box(2, score: 0.7, x: 0.1)]
         let missing = compareBoxes(reference, [box(1, score: 0.9)])

@@ -19,7 +19,7 @@ SIZE=${SIZE:-160}
 GENERATORS=${GENERATORS:-"uniform he wide"}
 SEED=${SEED:-1}
 # Refused by design (recurrent, binary), and yolo9000 while its 9k.tree is the damaged copy (NUL bytes).
-REFUSED="rnn rnn.train gru lstm.train crnn.train yolov3-tiny_occlusion_track tiny-yolo_xnor yolov3-tiny_xnor darknet53_448_xnor xyolo.test"
+REFUSED="rnn rnn.train gru lstm.train crnn.train yolov3-tiny_occlusion_track tiny-yolo_xnor yolov3-tiny_xnor darknet53_448_xnor yolov1/xyolo.test"
 tr -d '\r' < "$ALL/9k.tree" | grep -qaP '\x00' && REFUSED="$REFUSED yolo9000"
 mkdir -p "$OUT"
 echo "reports in $OUT; $("$FOLDKIT" --version 2>/dev/null)"

@@ -1,5 +1,6 @@
 import Dispatch
 import FoldKit
+import FoldKitCore
 import Foundation
 
 #if canImport(Glibc)
@@ -65,8 +66,17 @@ enum IsolatedModelRead {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        // The helper's temporary files (a .keras archive's extracted weights) go into a folder of the
+        // parent's, removed whatever becomes of the helper (and by the signal handlers, while it runs).
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("foldkit-helper-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let pending = PendingTemporaryItems.register(scratch)
+        defer {
+            try? FileManager.default.removeItem(at: scratch)
+            PendingTemporaryItems.unregister(pending)
+        }
         // No crash report from the Swift runtime: the parent reports how the helper ended.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no", "TMPDIR": scratch.path]) { _, new in new }
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         do { try process.run() } catch { return }  // No helper can start: read in process, as the library does.

@@ -94,9 +94,7 @@ enum IsolatedModelRead {
         let elapsed = String(format: "%.1f s", Date().timeIntervalSince(start))
         if !timedOut && process.terminationReason == .exit {
             if process.terminationStatus == 0 { return }
-            if process.terminationStatus == 1, let transported = try? JSONDecoder().decode(TransportedError.self, from: written) {
-                throw transported.error
-            }
+            if process.terminationStatus == 1, let error = try? JSONDecoder().decode(FoldKitError.self, from: written) { throw error }
         }
         let how: String
         if timedOut {

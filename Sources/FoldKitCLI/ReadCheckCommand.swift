@@ -12,7 +12,7 @@ import Foundation
 /// `foldkit read-check` (hidden): the helper process of `IsolatedModelRead`. It reads the model exactly
 /// as the command that started it will (the same files, options and --input), under a data-size limit,
 /// and ends: exit 0 when the read succeeds; exit 1 with the error as one JSON object on standard output
-/// (`TransportedError`) when FoldKit refuses the file. Anything else - a signal from inside libhdf5, an
+/// (`FoldKitError` is Codable) when FoldKit refuses the file. Anything else - a signal from inside libhdf5, an
 /// allocation refused by the limit, the parent's time limit - is the parent's to report.
 struct ReadCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +41,7 @@ struct ReadCheckCommand: ParsableCommand {
                 _ = try ModelLoader.load(paths: model.files, options: model.options)
             }
         } catch let error as FoldKitError {
-            let data = try JSONEncoder().encode(TransportedError(error))
+            let data = try JSONEncoder().encode(error)
             FileHandle.standardOutput.write(data)
             Foundation.exit(1)
         }

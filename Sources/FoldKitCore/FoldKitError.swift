@@ -4,9 +4,10 @@
 /// debugger: the file, the layer (index and section or Keras name), the cfg line, and the byte offset
 /// in the weights file where it applies, plus what was expected against what was found.
 /// Printed form: `file:line: layer 3 [convolutional] at byte 1234: message (expected X, found Y)`.
-public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable {
+/// Codable: the `foldkit` command's HDF5 helper process sends its error to the command as JSON.
+public struct FoldKitError: Error, CustomStringConvertible, Equatable, Sendable, Codable {
     /// What went wrong, for exit codes and callers.
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, Codable {
         /// The input file is malformed (truncated, leftover bytes, bad value, bad syntax).
         case badInput
         /// The input is well formed but uses something FoldKit refuses (binary convolutions, custom layers).

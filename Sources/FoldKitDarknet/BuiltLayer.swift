@@ -4,4 +4,6 @@ import FoldKitCore
 struct BuiltLayer {
     var kind: LayerKind
     var inputs: [Int]
+    /// Files the section read besides the cfg and the weights ([region] `tree=`): sources of the network.
+    var sourceFiles: [String] = []
 }

@@ -30,12 +30,13 @@ enum ClassTreeFile {
     }
 
     /// The first candidate that exists, or nil.
-    static func resolve(_ value: String, cfgPath: String) -> String? {
+    private static func resolve(_ value: String, cfgPath: String) -> String? {
         candidates(for: value, cfgPath: cfgPath).first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// The tree named by `option` of `context`'s section, checked to hold exactly `classes` classes.
-    static func read(_ option: CfgOption, classes: Int, context: SectionContext) throws -> ClassTree {
+    /// The tree named by `option` of `context`'s section, checked to hold exactly `classes` classes, and
+    /// the file it was read from.
+    static func read(_ option: CfgOption, classes: Int, context: SectionContext) throws -> (tree: ClassTree, path: String) {
         guard let path = resolve(option.value, cfgPath: context.section.file) else {
             throw context.error(
                 .badInput, "the class tree file \(option.value) was not found", at: option,
@@ -47,7 +48,7 @@ enum ClassTreeFile {
                 .badInput, "the class tree holds another number of classes than the section's classes=", file: path, layer: context.label,
                 expected: "\(classes) classes (one a line)", found: "\(tree.count)")
         }
-        return tree
+        return (tree, path)
     }
 
     /// Parses the tree file at `path` (errors name `layer`).

@@ -61,6 +61,9 @@ public enum DarknetReader {
         let inputShape = try NetSection.inputShape(net, options: options)
         let cursor = WeightsCursor(path: weightsPath, dataOffset: dataOffset)
         var builder = NetworkBuilder(inputShape: inputShape)
+        // Files sections read besides the cfg and weights (class trees): sources too, their digests go into
+        // manifests and reports. They come before the weights, which stay the last source file.
+        var sectionFiles: [String] = []
         for section in cfg.sections.dropFirst() {
             let index = builder.layers.count
             let start = cursor.offset
@@ -76,6 +79,7 @@ public enum DarknetReader {
                 file: cfg.path, section: section.header, line: section.line,
                 weightsByteRange: weightsPath != nil && end > start ? start..<end : nil)
             try builder.append(kind: built.kind, inputs: built.inputs, source: source)
+            sectionFiles += built.sourceFiles.filter { !sectionFiles.contains($0) }
         }
         guard !builder.layers.isEmpty else {
             throw FoldKitError(.badInput, "the .cfg file has no layers after [net]", file: cfg.path, line: net.line)
@@ -83,13 +87,8 @@ public enum DarknetReader {
         let heads = builder.layers.filter { if case .detection = $0.kind { return true } else { return false } }.map(\.index)
         // [net] letter_box (darknet's parse_net_options): 1 = the detector fits images with letterbox_image.
         let letterBox = try net.int("letter_box", default: 0)
-        // Class tree files ([region] tree=) are sources too: their digests go into manifests and reports.
-        // They come before the weights, which stay the last source file.
-        let treeFiles = cfg.sections.compactMap { section in
-            section.name == "region" ? section.option("tree").flatMap { ClassTreeFile.resolve($0.value, cfgPath: cfg.path) } : nil
-        }
         let network = Network(
-            format: .darknet, sourceFiles: [cfg.path] + treeFiles + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
+            format: .darknet, sourceFiles: [cfg.path] + sectionFiles + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
             inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon,
             metadata: [Network.letterBoxKey: String(letterBox)], layerIdentity: .index, vectorsAreRank2: false,
             parametersArePlaceholders: weightsPath == nil)

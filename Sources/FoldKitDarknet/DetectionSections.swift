@@ -90,8 +90,8 @@ enum DetectionSections {
         let tree = try context.section.option("tree").map { try ClassTreeFile.read($0, classes: classes, context: context) }
         let head = DetectionHead(
             kind: .region, classes: classes, anchors: anchors, mask: Array(0..<num), coords: coords,
-            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false, tree: tree)
-        return BuiltLayer(kind: .detection(head), inputs: [context.previous])
+            softmax: try context.int("softmax", default: 0) != 0, scaleXY: 1, newCoords: false, tree: tree?.tree)
+        return BuiltLayer(kind: .detection(head), inputs: [context.previous], sourceFiles: tree.map { [$0.path] } ?? [])
     }
 
     /// [detection] (YOLOv1), as darknet's `parse_detection` / `make_detection_layer` (AlexeyAB darknet,

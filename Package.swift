@@ -19,8 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // onnx TensorProto files of fixture packs (`foldkit fixtures --onnx`); the message's Swift code is generated
-        // once and committed (Fixtures/onnx/generate-swift.sh), no build plugin.
+        // onnx's messages (FoldKitONNXProto: the TensorProto files of `foldkit fixtures --onnx`, ...); their Swift
+        // code is generated once and committed (Fixtures/onnx/generate-swift.sh), no build plugin.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
@@ -67,11 +67,20 @@ let package = Package(
         .target(
             name: "FoldKitKeras",
             dependencies: ["FoldKitCore", "CHDF5", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        // onnx's protobuf messages (ModelProto and its parts), generated once and committed by Fixtures/onnx/generate-swift.sh.
+        .target(name: "FoldKitONNXProto", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        // The ONNX writer: lowers a folded network to standard onnx operators (Docs/Export.md). Imports the
+        // operations and onnx's messages, nothing of the executor or the verifier.
+        .target(
+            name: "FoldKitONNX",
+            dependencies: [
+                "FoldKitCore", "FoldKitONNXProto", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .target(
             name: "FoldKit",
             dependencies: [
                 "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath",
-                "CWinograd",
+                "CWinograd", "FoldKitONNX", "FoldKitONNXProto",
                 "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -82,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "FoldKitCLI",
             dependencies: [
-                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet", "CEarlySignals",
+                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet", "FoldKitONNX", "CEarlySignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
@@ -94,6 +103,7 @@ let package = Package(
             name: "FoldKitBlobFormatTests",
             dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitONNXTests", dependencies: ["FoldKitONNX", "FoldKitONNXProto", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDetectionTests", dependencies: ["FoldKitDetection", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(

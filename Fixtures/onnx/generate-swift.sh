@@ -1,6 +1,7 @@
 #!/bin/sh
-# Regenerates Sources/FoldKit/Fixtures/TensorProto.pb.swift from TensorProto.proto (onnx's TensorProto,
-# trimmed). Run from anywhere; needs protoc and protoc-gen-swift.
+# Regenerates Sources/FoldKitONNXProto/ONNXModel.pb.swift from onnx-model.proto (onnx's ModelProto and the
+# messages it is made of, trimmed; see the comment at its top). Run from anywhere; needs protoc and
+# protoc-gen-swift.
 #
 # The committed file was generated with:
 #   protoc 3.21.12 (Debian bookworm: apt-get install -y protobuf-compiler; `protoc --version` prints
@@ -12,7 +13,7 @@
 #   and then:
 #     PROTOC_GEN_SWIFT=swift-protobuf/.build/release/protoc-gen-swift Fixtures/onnx/generate-swift.sh
 #
-# Options: Visibility=Internal (the message is FoldKit's implementation detail, not public API);
+# Options: Visibility=Public (FoldKitONNXProto is a module of its own, whose users are other targets);
 # FileNaming=DropPath. protoc-gen-swift puts `// swift-format-ignore-file` at the top itself, so the
 # formatter and linter leave the generated code as it is.
 set -eu
@@ -31,11 +32,12 @@ esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 protoc --plugin=protoc-gen-swift="$plugin" --proto_path="$here" \
-    --swift_opt=Visibility=Internal --swift_opt=FileNaming=DropPath --swift_out="$work" TensorProto.proto
-out="$root/Sources/FoldKit/Fixtures/TensorProto.pb.swift"
+    --swift_opt=Visibility=Public --swift_opt=FileNaming=DropPath --swift_out="$work" onnx-model.proto
+out="$root/Sources/FoldKitONNXProto/ONNXModel.pb.swift"
+mkdir -p "$(dirname "$out")"
 {
     echo "// Made by Fixtures/onnx/generate-swift.sh ($(protoc --version), $version) from"
-    echo "// Fixtures/onnx/TensorProto.proto."
-    cat "$work/TensorProto.pb.swift"
+    echo "// Fixtures/onnx/onnx-model.proto."
+    cat "$work/onnx-model.pb.swift"
 } >"$out"
 echo "wrote $out"

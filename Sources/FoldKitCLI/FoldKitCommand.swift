@@ -11,7 +11,8 @@ struct FoldKitCommand: ParsableCommand {
         discussion: HelpExamples.root,
         version: FoldKitVersion.string,
         subcommands: [
-            ConvertCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self, BenchCommand.self,
+            ConvertCommand.self, ExportCommand.self, VerifyCommand.self, FixturesCommand.self, InspectCommand.self, SeedWeightsCommand.self,
+            BenchCommand.self,
             CLIReferenceCommand.self, ReadCheckCommand.self,
         ])
 }

@@ -19,6 +19,15 @@ enum HelpExamples {
           foldkit convert 12net.h5 --height 12 --width 12 --out pnet --json > pnet.json
         """
 
+    static let export = """
+        The folder holds model.onnx and test_data_set_0/ (input_0.pb, output_0.pb, ...: the input and FoldKit's \
+        float64 reference outputs), the layout onnx_test_runner reads. Docs/Export.md lists every operation's lowering.
+
+        EXAMPLES:
+          foldkit export yolov4-tiny.cfg yolov4-tiny.weights --format onnx --out tiny-onnx
+          foldkit export model.keras --format onnx --dtype float16 --input-layout nhwc --out model-onnx
+        """
+
     static let verify = """
         Exit codes: 0 everything within tolerance, 1 error (bad input, usage, missing blob file), 2 checked \
         and over tolerance or blobs changed.

@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitCore
 
 /// float32 to IEEE 754 binary16 for float16 blobs: Swift's `Float16(x)` conversion (`HalfPrecision.bits`),
 /// round to nearest even, little-endian bits. A finite value past `HalfFloat.largestFinite` (65504) is

@@ -1,4 +1,5 @@
 import FoldKitCore
+import FoldKitONNXProto
 import Foundation
 import SwiftProtobuf
 
@@ -10,8 +11,8 @@ import SwiftProtobuf
 /// - `dims` (field 1) = the `.npy` shape, `data_type` (2) = FLOAT (1), `name` (8) = the manifest
 ///   tensor's name, `raw_data` (9) = the `.npy` payload: float32 little-endian in the same C order.
 ///
-/// The encoding is SwiftProtobuf's, from the message `Onnx_TensorProto` generated out of
-/// Fixtures/onnx/TensorProto.proto (onnx's own field names and numbers) by Fixtures/onnx/generate-swift.sh.
+/// The encoding is SwiftProtobuf's, from the message `Onnx_TensorProto` of FoldKitONNXProto, generated out of
+/// Fixtures/onnx/onnx-model.proto (onnx's own field names and numbers) by Fixtures/onnx/generate-swift.sh.
 enum ONNXTensorFile {
     /// The folder inside the pack.
     static let folder = "test_data_set_0"

@@ -1,3 +1,4 @@
+import FoldKitCore
 import Foundation
 
 /// Runs a `Network` on the CPU in `Scalar` precision: `Executor<Double>` is the float64 reference for an

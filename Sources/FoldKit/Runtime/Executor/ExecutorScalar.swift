@@ -1,3 +1,4 @@
+import FoldKitCore
 import Foundation
 
 /// The element type an `Executor` computes in: `Double` (the float64 reference) or `Float` (what a device runs).

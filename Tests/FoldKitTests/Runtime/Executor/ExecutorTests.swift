@@ -1,3 +1,4 @@
+import FoldKitCore
 import FoldKitTestSupport
 import Foundation
 import XCTest

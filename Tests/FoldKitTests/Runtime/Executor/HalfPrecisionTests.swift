@@ -1,3 +1,4 @@
+import FoldKitCore
 import XCTest
 
 @testable import FoldKit

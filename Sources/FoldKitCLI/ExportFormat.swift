@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// The model formats `foldkit export` writes (Docs/Export.md).
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    /// An onnx model (`model.onnx`) with its test data set.
+    case onnx
+}

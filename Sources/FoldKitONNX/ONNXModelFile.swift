@@ -1,0 +1,77 @@
+import FoldKitCore
+import FoldKitONNXProto
+import Foundation
+import SwiftProtobuf
+
+/// Writes an onnx `ModelProto` to a file one initializer at a time, so memory holds the graph's nodes and
+/// one weight tensor, never the whole model.
+///
+/// Protocol buffers merge repeated occurrences of a message field: a `ModelProto` serialised as the model
+/// without initializers followed by one `graph` field (number 7) per initializer, each a `GraphProto` holding
+/// just that `TensorProto`, parses as the one model whose graph lists every initializer in that order
+/// (the protobuf encoding guide, "Last One Wins" / merging of embedded messages). onnx, ONNX Runtime and
+/// OpenVINO read such files with the protobuf library; `onnx.checker` checks them (Docs/Export.md).
+enum ONNXModelFile {
+    /// Writes `model` (its graph without initializers), then `initializers`, to `url`; returns the bytes
+    /// written. A float16 initializer value past 65504 is refused naming the initializer's layer.
+    static func write(model: Onnx_ModelProto, initializers: [ONNXInitializer], to url: URL) throws -> Int {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw FoldKitError(.io, "cannot create the model file", file: url.path)
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var written = 0
+        func append(_ data: Data) throws {
+            do { try handle.write(contentsOf: data) } catch {
+                throw FoldKitError(.io, "cannot write the model file: \(error.localizedDescription)", file: url.path)
+            }
+            written += data.count
+        }
+        try append(try model.serializedBytes())
+        for initializer in initializers {
+            var graph = Onnx_GraphProto()
+            graph.initializer = [try tensor(initializer)]
+            var part = Onnx_ModelProto()
+            part.graph = graph
+            try append(try part.serializedBytes())
+        }
+        return written
+    }
+
+    /// The `TensorProto` of `initializer`: dims, data type and little-endian `raw_data`.
+    static func tensor(_ initializer: ONNXInitializer) throws -> Onnx_TensorProto {
+        var tensor = Onnx_TensorProto()
+        tensor.name = initializer.name
+        tensor.dims = initializer.dims.map(Int64.init)
+        tensor.dataType = initializer.dataType
+        switch initializer.payload {
+        case .int64s(let values):
+            tensor.rawData = values.map { $0.littleEndian }.withUnsafeBufferPointer { Data(buffer: $0) }
+        case .floats(let read):
+            let values = try read()
+            guard values.count == initializer.count else {
+                throw FoldKitError(
+                    .badInput, "tensor \(initializer.name) does not have the size the graph gives it", file: initializer.file,
+                    layer: initializer.layer, expected: "\(initializer.count) values", found: "\(values.count)")
+            }
+            tensor.rawData = try rawData(values, dataType: initializer.dataType, initializer: initializer)
+        }
+        return tensor
+    }
+
+    /// float32 or float16 little-endian bytes of `values`.
+    private static func rawData(_ values: [Float], dataType: Int32, initializer: ONNXInitializer) throws -> Data {
+        if dataType == ONNXElementType.float16Code {
+            if let index = values.firstIndex(where: { $0.isFinite && abs($0) > HalfPrecision.largestFinite }) {
+                throw FoldKitError(
+                    .badInput, "a weight is past float16's range (65504): it would become infinity", file: initializer.file,
+                    layer: initializer.layer, expected: "|value| <= 65504 for --dtype float16",
+                    found: "\(values[index]) at element \(index) of \(initializer.name)")
+            }
+            var bits = [UInt16](repeating: 0, count: values.count)
+            for i in values.indices { bits[i] = HalfPrecision.bits(values[i]).littleEndian }
+            return bits.withUnsafeBufferPointer { Data(buffer: $0) }
+        }
+        return values.map { $0.bitPattern.littleEndian }.withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+}

@@ -5,7 +5,7 @@ import FoldKit
 struct InputArguments: ParsableArguments {
     @Option(
         help:
-            ".npy input, float32 (float64 and float16 are converted to float32). Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array."
+            ".npy input, float32 (float64 and float16 are converted to float32), or an onnx test data set's input_0.pb ([1,C,H,W] or [1,H,W,C]). Darknet: (1,C,H,W) or (C,H,W). Keras: the shape Keras takes, batch 1 first - (1,features), (1,H,W,C), (1,C,H,W) for channels-first (th) models - or the same without the batch axis; sizes the model leaves undefined (None) come from the array."
     )
     var input: String?
 
@@ -17,6 +17,12 @@ struct InputArguments: ParsableArguments {
     /// The network and its input. `check` sees the network before a seeded input is made (an --input
     /// array is read with the network, shape-checked from its header first).
     func load(_ model: ModelArguments, check: (Network) throws -> Void = { _ in }) throws -> (network: Network, input: ModelInput) {
+        if let input, input.hasSuffix(".pb") {
+            // An onnx test data set's input (`foldkit export`): NCHW or NHWC, read once the network is known.
+            let network = try model.load()
+            try check(network)
+            return (network, try ModelInput.onnxTensor(path: input, network: network))
+        }
         if let input {
             try IsolatedModelRead.check(model, input: input)
             let loaded = try ModelLoader.load(paths: model.files, options: model.options, inputPath: input)

@@ -18,6 +18,8 @@ struct InputPreflight {
         case file
         /// A folder the command reads (`--blobs`, `fixtures --check`); `manifest.json` must be in it.
         case folderWithManifest
+        /// A folder the command reads (`verify --engine-outputs`).
+        case folder
         /// A file the command writes: its folder must exist.
         case output
     }
@@ -53,6 +55,10 @@ struct InputPreflight {
                 }
                 guard access(manifest, R_OK) == 0 else {
                     throw FoldKitError(.io, "\(option): manifest.json cannot be read (permission denied)", file: manifest)
+                }
+            case .folder:
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw FoldKitError(.io, "\(option): folder not found", file: path)
                 }
             case .output:
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -17,6 +17,13 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Run the folded network from this blob folder (written by convert): sizes and sha256 are checked first.")
     var blobs: String?
 
+    @Option(
+        name: .customLong("engine-outputs"),
+        help: ArgumentHelp(
+            "Judge outputs an engine computed from the input (the seeded input export writes, or --input) instead of the folded network: one <output name>.npy or .pb per output, named as the exported model names them (Docs/Verify.md).",
+            valueName: "dir"))
+    var engineOutputs: String?
+
     @Option(help: "Allowed absolute deviation per layer, in output units.")
     var atol: Double = 0
 
@@ -74,10 +81,14 @@ struct VerifyCommand: ParsableCommand {
         preflight.add("--image", image.image)
         preflight.add("--names", names)
         preflight.add("--blobs", blobs, .folderWithManifest)
+        preflight.add("--engine-outputs", engineOutputs, .folder)
         preflight.add("--draw", image.draw, .output)
         preflight.add("--report", report, .output)
         preflight.add("--json", json == "-" ? nil : json, .output)
         try preflight.check()
+        if engineOutputs != nil && blobs != nil {
+            throw FoldKitError(.usage, "--engine-outputs and --blobs each name what is judged: give one")
+        }
         // Each layer's outputs reuse what earlier layers' judged outputs freed, without faulting in fresh
         // pages; OpenBLAS runs on one thread and FoldKit spreads products over the cores, so no BLAS worker
         // spins beside folding, the kernels and the layer comparisons.
@@ -130,19 +141,33 @@ struct VerifyCommand: ParsableCommand {
                 networkInput: original.inputShape)
         }
         let progress = PassProgress("verify", enabled: console.showsProgress)
-        var report = try Verifier.verify(
-            original: original,
-            makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobNetwork ?? FoldBatchNorm.apply(to: original) },
-            float16Candidate: blobsAreFloat16 ? blobNetwork : nil, input: modelInput,
-            options: .init(
-                absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
-                imageFrame: frame, classNames: classNames?.names, productThreading: tuning.productThreading, blobFolder: blobs,
-                knownDigests: blobDigests?.sources ?? [:]),
-            blobProblems: problems, progress: progress.update)
+        let options = Verifier.Options(
+            absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
+            imageFrame: frame, classNames: classNames?.names, productThreading: tuning.productThreading, blobFolder: blobs,
+            engineOutputs: engineOutputs, knownDigests: blobDigests?.sources ?? [:])
+        var report: VerificationReport
+        var engineFiles: [FileDigest] = []
+        if let engineOutputs {
+            let loaded = try EngineOutputs.read(folder: engineOutputs, network: original)
+            engineFiles = loaded.files
+            report = try Verifier.verifyEngineOutputs(
+                original: original, engineOutputs: loaded.values, input: modelInput, options: options, progress: progress.update)
+        } else {
+            report = try Verifier.verify(
+                original: original,
+                makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobNetwork ?? FoldBatchNorm.apply(to: original) },
+                float16Candidate: blobsAreFloat16 ? blobNetwork : nil, input: modelInput, options: options, blobProblems: problems,
+                progress: progress.update)
+        }
         progress.finish()
         // The model files and the --input array are named by the verifier; the other files read here.
-        report.filesRead += [prepared?.digest, classNames?.digest, blobDigests?.manifest]
-            .compactMap { $0 }
+        report.filesRead += [prepared?.digest, classNames?.digest, blobDigests?.manifest].compactMap { $0 } + engineFiles
+        try present(report, prepared: prepared, console: console)
+    }
+
+    /// Prints the report (text, or JSON on stdout), writes the JSON file and the audit page when asked, and
+    /// throws `CheckFailed` (exit 2) when the verdict is a failure.
+    private func present(_ report: VerificationReport, prepared: ImageArguments.Prepared?, console: Console) throws {
         var text = report.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let verdictLine = text.popLast() ?? ""
         text.forEach(console.say)

@@ -20,6 +20,8 @@ public struct FileDigest: Codable, Equatable, Sendable {
         case blobManifest = "blob manifest"
         /// `manifest.json` of a fixture pack checked with `fixtures --check` (it holds every .npy's SHA-256).
         case fixtureManifest = "fixture manifest"
+        /// An output an engine computed, judged by `verify --engine-outputs`.
+        case engineOutput = "engine output"
     }
 
     /// What the file was to the command.

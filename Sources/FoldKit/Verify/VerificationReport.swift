@@ -100,9 +100,15 @@ public struct VerificationReport: Codable, Equatable, Sendable {
         self.input = input.origin
         reference = "original network (batch norm unfolded), float64 arithmetic"
         let folded = options.blobFolder.map { "folded network read from the blob files in \($0)" } ?? "folded network"
-        candidate =
-            options.float16
-            ? "\(folded), float32 arithmetic with float16 weights and float16 storage between layers" : "\(folded), float32"
+        if let engine = options.engineOutputs {
+            candidate =
+                "outputs an engine computed from the input, read from \(engine), judged against the original network in "
+                + (options.float16 ? "float16 storage (an engine computing in half)" : "float32")
+        } else {
+            candidate =
+                options.float16
+                ? "\(folded), float32 arithmetic with float16 weights and float16 storage between layers" : "\(folded), float32"
+        }
         let safety = ToleranceBudget.safety
         tolerance = Tolerance(
             absolute: options.absoluteTolerance, relative: options.relativeTolerance,

@@ -33,6 +33,8 @@ public enum Verifier {
         /// The blob folder the folded network was read from (`BlobReader`), named in the report's
         /// `candidate` and `blobFolder`; nil when the folded network is the fold pass's result.
         public var blobFolder: String?
+        /// The folder of engine outputs judged (`verifyEngineOutputs`), named in the report's `candidate`.
+        public var engineOutputs: String?
         /// SHA-256 of model files already computed (by path, e.g. `BlobReader.Result.sourceDigests`); the
         /// other model files are hashed while the passes run, for the report's `filesRead`.
         public var knownDigests: [String: String]
@@ -42,8 +44,9 @@ public enum Verifier {
             absoluteTolerance: Double = 0, relativeTolerance: Double? = nil, float16: Bool = false,
             detectionThreshold: Float = 0.3, nmsIoU: Float = 0.5, minimumBoxIoU: Float = 0.99,
             imageFrame: ImageFrame? = nil, classNames: [String]? = nil, productThreading: ProductThreading = .library,
-            blobFolder: String? = nil, knownDigests: [String: String] = [:]
+            blobFolder: String? = nil, engineOutputs: String? = nil, knownDigests: [String: String] = [:]
         ) {
+            self.engineOutputs = engineOutputs
             self.absoluteTolerance = absoluteTolerance
             self.relativeTolerance = relativeTolerance
             self.float16 = float16
@@ -89,6 +92,30 @@ public enum Verifier {
         original: Network, makeFolded: () throws -> Network, float16Candidate: Network? = nil, input: ModelInput, options: Options = .init(),
         blobProblems: [BlobReader.Problem] = [], progress: Progress? = nil
     ) throws -> VerificationReport {
+        try run(
+            original: original, makeFolded: makeFolded, float16Candidate: float16Candidate, engineOutputs: nil, input: input, options: options,
+            blobProblems: blobProblems, progress: progress)
+    }
+
+    /// Judges outputs an engine computed from `input` (`EngineOutputs`: channel-major values by layer index)
+    /// as `verify` judges the folded network's: the float64 reference and the control (the original network
+    /// in float32, or with `Options.float16` in float16 storage: an engine computing in half) run every layer,
+    /// each layer's allowance is built as verify builds it, and the engine's value of each output layer is
+    /// the candidate there (the control stands in at the layers the engine did not output, so the
+    /// allowances carried into the outputs are verify's). The report lists the engine's layers only; heads
+    /// are decoded and the boxes compared as verify does.
+    public static func verifyEngineOutputs(
+        original: Network, engineOutputs: [Int: [Float]], input: ModelInput, options: Options = .init(), progress: Progress? = nil
+    ) throws -> VerificationReport {
+        try run(
+            original: original, makeFolded: { try FoldBatchNorm.apply(to: original) }, float16Candidate: nil, engineOutputs: engineOutputs,
+            input: input, options: options, blobProblems: [], progress: progress)
+    }
+
+    private static func run(
+        original: Network, makeFolded: () throws -> Network, float16Candidate: Network?, engineOutputs: [Int: [Float]]?, input: ModelInput,
+        options: Options, blobProblems: [BlobReader.Problem], progress: Progress?
+    ) throws -> VerificationReport {
         let layerCount = original.layers.count
         var clock = PhaseClock()
         // Every pass reads the weights lazily: they must all read the same version of the files.
@@ -112,7 +139,12 @@ public enum Verifier {
             throw FoldKitError(
                 .badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
-        let precisions: [VerificationPrecision] = options.float16 || float16Candidate != nil ? [.float32, .float16Storage] : [.float32]
+        let precisions: [VerificationPrecision]
+        if engineOutputs != nil {
+            precisions = options.float16 ? [.float16Storage] : [.float32]
+        } else {
+            precisions = options.float16 || float16Candidate != nil ? [.float32, .float16Storage] : [.float32]
+        }
         var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
 
         // The passes, started; the reference keeps only what later layers read.
@@ -125,6 +157,7 @@ public enum Verifier {
             controls.append(
                 try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(
                     input: input.values, retention: .outputsOnly))
+            if engineOutputs != nil { continue }
             let candidate = precision == .float16Storage ? (float16Candidate ?? folded) : folded
             candidates.append(
                 try Executor<Float>(network: candidate, options: precision.executorOptions(productThreading: options.productThreading)).start(
@@ -149,7 +182,13 @@ public enum Verifier {
                 guard let (_, control) = try controls[p].next() else { break }
                 seconds.control += PhaseClock.seconds(since: start)
                 start = DispatchTime.now()
-                guard let (_, candidate) = try candidates[p].next() else { break }
+                let candidate: [Float]
+                if let engineOutputs {
+                    candidate = engineOutputs[index] ?? control
+                } else {
+                    guard let (_, computed) = try candidates[p].next() else { break }
+                    candidate = computed
+                }
                 seconds.candidate += PhaseClock.seconds(since: start)
                 start = DispatchTime.now()
                 _ = judges[p].judge(index: index, reference: referenceOutput, control: control, candidate: candidate)
@@ -175,11 +214,18 @@ public enum Verifier {
             try judges[p].checkConditioning(input: input.values, productThreading: options.productThreading)
             conditioningSeconds += PhaseClock.seconds(since: start)
         }
-        let verdicts = judges.map(\.result)
+        var verdicts = judges.map(\.result)
         guard verdicts.allSatisfy({ $0.layers.count == layerCount }) else {
             throw FoldKitError(
                 .badInput, "a pass did not produce every layer", expected: "\(layerCount)",
                 found: "\(verdicts.map(\.layers.count).min() ?? 0)")
+        }
+        if let engineOutputs, let folder = options.engineOutputs {
+            verdicts = verdicts.map { verdict in
+                var judged = PrecisionVerdict(precision: verdict.precision, layers: verdict.layers.filter { engineOutputs[$0.index] != nil })
+                judged.candidate = "outputs an engine computed, read from \(folder)"
+                return judged
+            }
         }
         hazards?.sort { ($0.layer, $0.kind.rawValue) < ($1.layer, $1.kind.rawValue) }
 

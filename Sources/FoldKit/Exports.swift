@@ -1,6 +1,7 @@
 // The vocabulary FoldKit's API is written in: a client that imports FoldKit names `Network`, `Layer`,
-// `BlobManifest` and `TensorRole` without importing their modules. The readers (FoldKitDarknet,
+// `BlobManifest`, `TensorRole` and `ONNXExportOptions` without importing their modules. The readers (FoldKitDarknet,
 // FoldKitKeras) are not re-exported: `ModelLoader` picks them, and a client that calls one itself imports it.
 @_exported import FoldKitBlobFormat
 @_exported import FoldKitCore
 @_exported import FoldKitDetection
+@_exported import FoldKitONNX

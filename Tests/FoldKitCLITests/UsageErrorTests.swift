@@ -25,7 +25,7 @@ final class UsageErrorTests: XCTestCase {
         let far = try CommandRunner.run(["frobnicate"])
         XCTAssertEqual(far.status, 1)
         XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
-        XCTAssertTrue(far.stderr.contains("commands: convert, verify, fixtures, inspect, seed-weights, bench"), far.stderr)
+        XCTAssertTrue(far.stderr.contains("commands: convert, export, verify, fixtures, inspect, seed-weights, bench"), far.stderr)
         // Real commands, options and help still parse.
         XCTAssertEqual(try CommandRunner.run(["help", "verify"]).status, 0)
         XCTAssertEqual(try CommandRunner.run(["--version"]).status, 0)

@@ -24,6 +24,8 @@ final class LibraryExamplesTests: XCTestCase {
         try DarknetSeededWeights.write(cfgPath: cfgPath, seed: 21, to: weightsPath)
         let blobFolder = dir.appendingPathComponent("blobs")
         let fixtureFolder = dir.appendingPathComponent("fixtures")
+        let onnxFolder = dir.appendingPathComponent("onnx")
+        let engineFolder = dir.appendingPathComponent("engine-outputs")
 
         // example: load
         let network = try ModelLoader.load(paths: [cfgPath, weightsPath])
@@ -54,6 +56,28 @@ final class LibraryExamplesTests: XCTestCase {
         let fixtures = try FixtureWriter.write(network: network, input: input, layout: .sliced, to: fixtureFolder)
         print("\(fixtures.tensors.count) fixture tensors")
         // end example
+
+        // example: exportONNX
+        let exported = try ONNXModelExport.write(
+            network: network, input: input, options: ONNXExportOptions(opset: 17, elementType: .float32), classNames: nil, to: onnxFolder)
+        print("outputs: \(exported.outputs.map(\.name))")
+        // end example
+
+        // An engine's outputs: here the reference outputs of the test data set, saved under the output names.
+        try FileManager.default.createDirectory(at: engineFolder, withIntermediateDirectories: true)
+        for (k, output) in exported.outputs.enumerated() {
+            try FileManager.default.copyItem(
+                at: onnxFolder.appendingPathComponent("test_data_set_0/output_\(k).pb"), to: engineFolder.appendingPathComponent(output.name + ".pb"))
+        }
+
+        // example: engineVerdict
+        let computed = try EngineOutputs.read(folder: engineFolder.path, network: network)
+        let engineReport = try Verifier.verifyEngineOutputs(
+            original: network, engineOutputs: computed.values, input: input, options: .init(engineOutputs: engineFolder.path))
+        print(engineReport.passed ? "engine passes" : "engine fails")
+        // end example
+        XCTAssertTrue(engineReport.passed, engineReport.text())
+        XCTAssertEqual(engineReport.precisions.first?.layers.map(\.index), network.outputIndices)
 
         // example: loader
         let blobs = try BlobFolder(url: blobFolder)
@@ -160,7 +184,7 @@ final class LibraryExamplesTests: XCTestCase {
 
     func testLibraryPageShowsTheTestedCode() throws {
         let page = try pageExamples(), tested = try testedExamples()
-        XCTAssertEqual(Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "loader", "threads"])
+        XCTAssertEqual(Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "engineVerdict", "loader", "threads"])
         XCTAssertEqual(Set(page.keys), Set(tested.keys))
         for (name, code) in page {
             XCTAssertEqual(code, tested[name], "Docs/Library.md example \(name) differs from LibraryExamplesTests")

@@ -2,7 +2,7 @@ import FoldKitCore
 import Foundation
 
 /// A network output as fixture packs, exported onnx models and engine verdicts name it, so an engine's
-/// output file can be matched to FoldKit's reference by name (Docs/Export.md, "Outputs").
+/// output file can be matched to FoldKit's reference by name (Docs/Export.md, "What the model holds").
 ///
 /// Name: the fixture file stem of the layer (`layer_030`, Keras `layer_012_<name>`); for a layer whose darknet
 /// buffer differs from FoldKit's output (detection heads, [cost]: `DarknetLayerOutput.differs`) the raw

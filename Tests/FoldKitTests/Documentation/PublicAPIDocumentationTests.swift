@@ -6,7 +6,9 @@ import XCTest
 /// top-level types declared `public` in Sources/<module> and the types named in backticks at the start of
 /// that module's list items (before the colon) are the same set.
 final class PublicAPIDocumentationTests: XCTestCase {
-    private let modules = ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "FoldKit", "FoldKitLoader", "FoldKitDetection"]
+    private let modules = [
+        "FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "FoldKit", "FoldKitLoader", "FoldKitDetection", "FoldKitONNX",
+    ]
 
     func testLibraryPageListsEveryPublicTypeAndNoOther() throws {
         let documented = try documentedTypes()

@@ -93,20 +93,36 @@ final class ClassTreeFileTests: XCTestCase {
         }
     }
 
-    /// The 9k.tree of ../shared/darknet-cfg-all has runs of NUL bytes where lines should be (8714 lines
-    /// for 9418 classes): refused at the first NUL byte, naming the file.
+    /// The 9k.tree of ../shared/darknet-cfg-all (upstream's cfg/9k.tree) has runs of NUL bytes where lines
+    /// should be (8714 lines for 9418 classes): yolo9000.cfg beside it alone (its `data/9k.tree` absent, so
+    /// the tree is found by file name beside the cfg) is refused at the first NUL byte, naming the file.
     func testDamagedSharedTreeIsRefusedAtItsFirstNulByte() throws {
-        let directory = try TestData.sharedFile("darknet-cfg-all")
-        let treeBytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent("9k.tree")))
+        let shared = try TestData.sharedFile("darknet-cfg-all")
+        let treeBytes = try [UInt8](Data(contentsOf: shared.appendingPathComponent("9k.tree")))
         guard let firstNul = treeBytes.firstIndex(of: 0) else { throw XCTSkip("this copy of 9k.tree holds no NUL byte") }
+        let directory = try TestData.temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        for name in ["yolo9000.cfg", "9k.tree"] {
+            try FileManager.default.copyItem(at: shared.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
         XCTAssertThrowsError(try DarknetReader.read(cfgPath: directory.appendingPathComponent("yolo9000.cfg").path, weightsPath: nil)) {
             error in
             guard let e = error as? FoldKitError else { return XCTFail("\(error)") }
-            XCTAssertTrue(e.file?.hasSuffix("darknet-cfg-all/9k.tree") == true, "\(e)")
+            XCTAssertEqual(e.file, directory.appendingPathComponent("9k.tree").path, "\(e)")
             XCTAssertEqual(e.byteOffset, firstNul)
             XCTAssertEqual(e.layer, "layer 24 [region]")
             XCTAssertTrue(e.description.contains("NUL byte"), "\(e)")
         }
+    }
+
+    /// yolo9000.cfg in ../shared/darknet-cfg-all reads with the whole tree its `tree=data/9k.tree` names
+    /// (darknet's data/9k.tree, 9418 lines, found under the cfg's folder before the damaged copy beside it).
+    func testSharedYolo9000ReadsItsWholeDataTree() throws {
+        let cfg = try TestData.sharedFile("darknet-cfg-all/yolo9000.cfg")
+        let network = try DarknetReader.read(cfgPath: cfg.path, weightsPath: nil)
+        guard case .detection(let head)? = network.layers.last?.kind else { return XCTFail("yolo9000 ends in its [region] head") }
+        XCTAssertEqual(head.tree?.parents.count, 9418)
+        XCTAssertTrue(network.sourceFiles.contains { $0.hasSuffix("darknet-cfg-all/data/9k.tree") }, "\(network.sourceFiles)")
     }
 
     /// yolo9000.cfg with a whole tree of its 9418 classes (a synthetic hierarchy: 18 roots, each class

@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .library(name: "FoldKit", targets: ["FoldKit"]),
         // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
-        .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat", "FoldKitDetection"]),
+        .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
         .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
@@ -56,13 +56,13 @@ let package = Package(
 
         // The blob format: manifest types, tensor roles, layouts, dtypes, the folder reader. Foundation only
         // (and CryptoKit where the platform has it), so an app reading blobs links nothing else.
-        .target(name: "FoldKitBlobFormat", dependencies: ["FoldKitDetection"]),
+        .target(name: "FoldKitBlobFormat", dependencies: ["FoldKitCore"]),
         // Detection heads: their parameters, box decoding and NMS, shared by verify and an app's
         // FoldKitLoader. Foundation only.
-        .target(name: "FoldKitDetection"),
-        .target(name: "FoldKitCore", dependencies: ["FoldKitBlobFormat", "FoldKitDetection"]),
+        .target(name: "FoldKitDetection", dependencies: ["FoldKitCore"]),
+        .target(name: "FoldKitCore"),
         // The app side: reads a blob folder through FoldKitBlobFormat, with Foundation only.
-        .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat", "FoldKitDetection"]),
+        .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection"]),
         .target(
             name: "FoldKitKeras",

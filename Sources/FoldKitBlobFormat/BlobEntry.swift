@@ -1,3 +1,5 @@
+import FoldKitCore
+
 /// One blob of a folder as manifest.json lists it (`tensors[]`, Docs/BlobFormat.md "manifest.json").
 public struct BlobEntry: Codable, Equatable, Sendable {
     /// The blob's name: the file name without ".bin" ("conv0_W"), unique in the folder.

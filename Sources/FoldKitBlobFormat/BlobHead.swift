@@ -1,4 +1,4 @@
-import FoldKitDetection
+import FoldKitCore
 
 /// One detection head of the network (manifest.json's `heads[]`): which layer's output it decodes, that
 /// output's shape, and the decoding parameters (`DetectionHead`: kind, classes, anchors, mask, coords,

@@ -1,6 +1,3 @@
-import FoldKitBlobFormat
-import FoldKitDetection
-
 /// Every operation a FoldKit network can hold. Readers map their formats onto these; the fold pass,
 /// blob writer, executor and verifier only ever see these cases.
 public enum LayerKind: Sendable {

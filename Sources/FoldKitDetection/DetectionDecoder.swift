@@ -1,3 +1,4 @@
+import FoldKitCore
 import Foundation
 
 /// Decodes raw YOLO head tensors into boxes, the way Darknet's `get_detection_detections` /

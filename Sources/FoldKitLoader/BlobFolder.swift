@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitCore
 import FoldKitDetection
 import Foundation
 

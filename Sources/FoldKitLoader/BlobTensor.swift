@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitCore
 import Foundation
 
 /// One blob of a folder: its manifest entry and its bytes (memory-mapped unless the folder was loaded

@@ -1,3 +1,4 @@
+import FoldKitCore
 import FoldKitDetection
 import XCTest
 

@@ -2,21 +2,26 @@ import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// An app links FoldKitLoader without HDF5, BLAS or any package: FoldKitLoader depends on FoldKitBlobFormat
-/// and FoldKitDetection only, FoldKitBlobFormat on FoldKitDetection, FoldKitDetection on nothing, and their
-/// sources import Foundation and (on Apple platforms, guarded) CryptoKit besides those modules.
+/// An app links FoldKitLoader without HDF5, BLAS or any package: FoldKitLoader depends on FoldKitBlobFormat,
+/// FoldKitDetection and FoldKitCore only, FoldKitBlobFormat and FoldKitDetection on FoldKitCore, FoldKitCore
+/// on nothing, and their sources import Foundation, the C library and (on Apple platforms, guarded) CryptoKit
+/// besides those modules.
 final class LoaderDependencyTests: XCTestCase {
     func testLoaderNeedsFoundationOnly() throws {
         let manifest = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitDetection\")"), "FoldKitDetection is declared without dependencies")
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitBlobFormat\", dependencies: [\"FoldKitDetection\"])"))
-        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\", \"FoldKitDetection\"])"))
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitCore\")"), "FoldKitCore is declared without dependencies")
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitDetection\", dependencies: [\"FoldKitCore\"])"))
+        XCTAssertTrue(manifest.contains(".target(name: \"FoldKitBlobFormat\", dependencies: [\"FoldKitCore\"])"))
         XCTAssertTrue(
-            manifest.contains(".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\", \"FoldKitDetection\"])"))
+            manifest.contains(".target(name: \"FoldKitLoader\", dependencies: [\"FoldKitBlobFormat\", \"FoldKitDetection\", \"FoldKitCore\"])"))
+        XCTAssertTrue(
+            manifest.contains(
+                ".library(name: \"FoldKitLoader\", targets: [\"FoldKitLoader\", \"FoldKitBlobFormat\", \"FoldKitDetection\", \"FoldKitCore\"])"))
 
         for (target, allowed) in [
-            ("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat", "FoldKitDetection"]),
-            ("FoldKitBlobFormat", ["Foundation", "CryptoKit", "FoldKitDetection"]), ("FoldKitDetection", ["Foundation", "Dispatch"]),
+            ("FoldKitLoader", ["Foundation", "CryptoKit", "FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
+            ("FoldKitBlobFormat", ["Foundation", "CryptoKit", "FoldKitCore"]), ("FoldKitDetection", ["Foundation", "Dispatch", "FoldKitCore"]),
+            ("FoldKitCore", ["Foundation", "Dispatch", "Glibc", "Darwin"]),
         ] {
             let folder = TestData.repositoryRoot.appendingPathComponent("Sources/\(target)")
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }

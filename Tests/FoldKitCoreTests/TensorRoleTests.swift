@@ -1,4 +1,4 @@
-import FoldKitBlobFormat
+import FoldKitCore
 import Foundation
 import XCTest
 

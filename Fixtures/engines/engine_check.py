@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Runs a model `foldkit export --format onnx` wrote on the engines themselves and judges what they compute.
+
+What it proves, for one model (the files as foldkit takes them: cfg + weights, or one .h5/.keras):
+
+1. the exported model.onnx is valid ONNX (`onnx.checker.check_model(path, full_check=True)`: the graph, the
+   opset's operator schemas and shape inference), its one input is named `input` and its outputs are the
+   tensors of test_data_set_0/output_k.pb, in order and by name;
+2. ONNX Runtime (CPUExecutionProvider, default graph optimizations) computes on test_data_set_0/input_0.pb
+   what FoldKit's float64 reference says, per output: max |ort - ref| <= 1e-4 x max |ref| (1e-3 when the
+   model has more than 60 layers, metadata `foldkit.layers`);
+3. OpenVINO (CPU, INFERENCE_PRECISION_HINT f32) computes the same as ONNX Runtime, per output:
+   max |ov - ort| <= 1e-4 x max |ort|;
+4. `foldkit verify MODEL... --engine-outputs WORKDIR/<engine> --input .../input_0.pb` judges each engine's
+   outputs (written as WORKDIR/<engine>/<output name>.npy) against its own reference and exits 0.
+
+A float16 model (--dtype float16) is judged by step 4 only (`verify --fp16`): steps 2 and 3 still print their
+figures, marked "not judged". OpenVINO is given INFERENCE_PRECISION_HINT f32 for float16 models too: the
+weights stay float16 as stored and the arithmetic is float32, never bfloat16 on CPUs that have it.
+
+--dtype and --opset go to export; --height/--width (a fully convolutional network at another size) to export and
+verify; --engines picks either engine alone (OpenVINO is then judged by verify only); --json writes every
+figure. WORKDIR/export and WORKDIR/<engine> are replaced on each run.
+
+Exit status: 0 every check passed, 1 an error (a command failed, a file is missing, an engine refused the
+model), 2 a check failed (and no error). The last line printed is the summary, naming every output.
+
+    python3 Fixtures/engines/engine_check.py --foldkit .build/debug/foldkit --out /tmp/ec \\
+        -- ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights
+
+Written against Python 3.11, numpy 2.4, onnx 1.19.1, onnxruntime 1.32.0, openvino 2026.4.1 (pinned in
+.ci/install); the versions used are printed first and recorded in --json.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy
+import onnx
+from onnx import numpy_helper
+
+ENGINES = ("onnxruntime", "openvino")
+REF_BOUND, REF_BOUND_DEEP, DEEP_LAYERS = 1e-4, 1e-3, 60  # ONNX Runtime vs FoldKit's reference
+ENGINE_BOUND = 1e-4  # OpenVINO vs ONNX Runtime
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 1 (an error), not 2 (which here means a check failed)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+class CheckError(Exception):
+    """Something that keeps a check from running (exit 1), as opposed to a check that ran and failed."""
+
+
+def versions():
+    found = {"python": platform.python_version(), "numpy": numpy.__version__, "onnx": onnx.__version__}
+    for engine in ENGINES:
+        try:
+            module = __import__(engine)
+            found[engine] = module.get_version() if engine == "openvino" else module.__version__
+        except ImportError:
+            found[engine] = "not installed"
+    return found
+
+
+def run(command):
+    """Runs a command, echoing it; returns (exit status, stdout + stderr)."""
+    print("$ " + " ".join(command), flush=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    return done.returncode, done.stdout + done.stderr
+
+
+def size_options(args):
+    return (["--height", str(args.height)] if args.height else []) + (["--width", str(args.width)] if args.width else [])
+
+
+def export(args, models, folder):
+    command = [args.foldkit, "export", *models, "--format", "onnx", "--out", folder, "--dtype", args.dtype]
+    command += (["--opset", str(args.opset)] if args.opset else []) + size_options(args)
+    status, output = run(command)
+    if status != 0:
+        raise CheckError(f"foldkit export exited {status}:\n{output.rstrip()}")
+
+
+def read_export(folder):
+    """Checks model.onnx and reads it with test_data_set_0: (model path, layer count, input, [(name, reference)],
+    problems), problems being the checks on the export's form that failed."""
+    path = os.path.join(folder, "model.onnx")
+    cases = os.path.join(folder, "test_data_set_0")
+    problems = []
+    if not os.path.isfile(path):
+        raise CheckError(f"missing {path}")
+    try:
+        onnx.checker.check_model(path, full_check=True)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as error:
+        problems.append(f"onnx.checker.check_model(full_check=True): {error}")
+    try:
+        model = onnx.load(path, load_external_data=False)
+    except Exception as error:  # protobuf's DecodeError and its kin
+        raise CheckError(f"{path}: onnx.load: {type(error).__name__}: {error}") from error
+    metadata = {entry.key: entry.value for entry in model.metadata_props}
+    if "foldkit.layers" not in metadata or not metadata["foldkit.layers"].isdecimal():
+        raise CheckError(f"{path}: metadata_props has no decimal foldkit.layers (found {metadata.get('foldkit.layers')!r})")
+    inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
+    if inputs != ["input"]:
+        problems.append(f"graph inputs are {inputs}, expected one named 'input'")
+
+    def tensor(file):
+        if not os.path.isfile(file):
+            raise CheckError(f"missing {file}")
+        proto = onnx.load_tensor(file)
+        return proto.name, numpy_helper.to_array(proto)
+
+    _, x = tensor(os.path.join(cases, "input_0.pb"))
+    names = [o.name for o in model.graph.output]
+    references = [tensor(os.path.join(cases, f"output_{k}.pb")) for k in range(len(names))]
+    extra = sorted(set(os.listdir(cases)) - {"input_0.pb"} - {f"output_{k}.pb" for k in range(len(names))})
+    if extra:
+        problems.append(f"test_data_set_0 holds files for no graph output: {extra}")
+    if [name for name, _ in references] != names:
+        problems.append(f"output_k.pb names {[name for name, _ in references]} differ from the graph outputs {names}")
+    return path, int(metadata["foldkit.layers"]), x, list(zip(names, (array for _, array in references))), problems
+
+
+def run_onnxruntime(path, x, names):
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    return dict(zip(names, session.run(names, {"input": x})))
+
+
+def run_openvino(path, x, names):
+    import openvino
+
+    compiled = openvino.Core().compile_model(path, "CPU", OPENVINO_CONFIG)
+    precision = compiled.get_property("INFERENCE_PRECISION_HINT")
+    print(f"openvino: CPU, INFERENCE_PRECISION_HINT set {OPENVINO_CONFIG['INFERENCE_PRECISION_HINT']}, in effect {precision.to_string()}")
+    results = compiled({"input": x})
+    return {name: results[compiled.output(name)] for name in names}
+
+
+def write_outputs(outputs, folder):
+    """Writes each output as <name>.npy (float32; float16 widens exactly) into a fresh folder."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name, array in outputs.items():
+        if os.sep in name or name.startswith("."):
+            raise CheckError(f"output name {name!r} is not a plain file name")
+        numpy.save(os.path.join(folder, name + ".npy"), numpy.asarray(array, dtype=numpy.float32))
+
+
+def deviation(found, expected):
+    """(max |found - expected|, max |expected|, their ratio) in float64; a shape mismatch or a non-finite value
+    where the expected one is finite gives an infinite ratio."""
+    found, expected = numpy.asarray(found, numpy.float64), numpy.asarray(expected, numpy.float64)
+    if found.shape != expected.shape:
+        return float("inf"), float("nan"), float("inf")
+    scale = float(numpy.max(numpy.abs(expected))) if expected.size else 0.0
+    difference = numpy.abs(found - expected)
+    difference[numpy.isnan(found) & numpy.isnan(expected)] = 0
+    largest = float(numpy.max(difference)) if difference.size else 0.0
+    if numpy.isnan(largest):
+        largest = float("inf")
+    ratio = largest / scale if scale > 0 else (0.0 if largest == 0 else float("inf"))
+    return largest, scale, ratio
+
+
+def compare(engine, found, against, expected, bound, judged):
+    """Prints one line, max |engine - against| in output units and as a fraction of max |against|, and returns
+    the figures; `passed` is None when not judged."""
+    largest, scale, ratio = deviation(found, expected)
+    passed = (ratio <= bound) if judged else None
+    shape = tuple(numpy.shape(found))
+    if numpy.shape(found) != numpy.shape(expected):
+        shape = f"{shape}, {against} {tuple(numpy.shape(expected))}"
+    verdict = {True: "ok", False: "OVER", None: "not judged (float16: foldkit verify --fp16 judges)"}[passed]
+    print(f"  {engine} {shape}: max|{engine} - {against}| = {largest:.3e} (output units) = {ratio:.3e} x max|{against}| ({scale:.4g}); "
+          f"bound {bound:.0e} x max|{against}| = {bound * scale:.3e}  {verdict}")
+    return {"shape": list(numpy.shape(found)), "against": against, "maxAbsDeviation": largest, "maxAbsExpected": scale,
+            "relative": ratio, "bound": bound, "passed": passed}
+
+
+def main():
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--foldkit", required=True, help="the foldkit binary")
+    parser.add_argument("--out", required=True, help="work folder: export/ and one folder per engine are replaced")
+    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--dtype", choices=["float32", "float16"], default="float32")
+    parser.add_argument("--opset", type=int)
+    parser.add_argument("--height", type=int, help="passed to export and verify (fully convolutional networks)")
+    parser.add_argument("--width", type=int)
+    parser.add_argument("--json", help="write the per-output figures here")
+    parser.add_argument("models", nargs="+", help="model files, after --")
+    args = parser.parse_args()
+    engines = [e for e in args.engines.split(",") if e]
+    if not engines or set(engines) - set(ENGINES):
+        parser.error(f"--engines takes a comma-separated subset of {','.join(ENGINES)}, found {args.engines!r}")
+
+    started = time.monotonic()
+    record = {"versions": versions(), "models": args.models, "dtype": args.dtype, "opset": args.opset, "engines": engines,
+              "outputs": {}, "verify": {}, "errors": [], "failures": []}
+    print("engine_check: " + ", ".join(f"{k} {v}" for k, v in record["versions"].items()))
+    float32 = args.dtype == "float32"
+    names = []
+    try:
+        folder = os.path.join(args.out, "export")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(args.out, exist_ok=True)
+        export(args, args.models, folder)
+        path, layers, x, references, problems = read_export(folder)
+        record["failures"] += problems
+        for problem in problems:
+            print("FAIL: " + problem)
+        names = [name for name, _ in references]
+        bound = REF_BOUND_DEEP if layers > DEEP_LAYERS else REF_BOUND
+        record.update(layers=layers, input=list(x.shape))
+        print(f"model.onnx: {layers} layers, input {tuple(x.shape)} {x.dtype}, outputs {', '.join(names)}")
+        computed = {}
+        for engine in engines:
+            try:
+                computed[engine] = (run_onnxruntime if engine == "onnxruntime" else run_openvino)(path, x, names)
+            except Exception as error:  # the engine's own exception types differ; each is an error here
+                raise CheckError(f"{engine} could not run {path}: {type(error).__name__}: {error}") from error
+            write_outputs(computed[engine], os.path.join(args.out, engine))
+        for name, reference in references:
+            print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
+            figures = record["outputs"].setdefault(name, {})
+            if "onnxruntime" in computed:
+                figures["onnxruntime"] = compare("onnxruntime", computed["onnxruntime"][name], "reference", reference, bound, float32)
+            if "openvino" in computed and "onnxruntime" in computed:
+                figures["openvino"] = compare(
+                    "openvino", computed["openvino"][name], "onnxruntime", computed["onnxruntime"][name], ENGINE_BOUND, float32)
+            for engine, figure in figures.items():
+                if figure["passed"] is False:
+                    record["failures"].append(f"{engine} {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
+        for engine in engines:
+            command = [args.foldkit, "verify", *args.models, "--engine-outputs", os.path.join(args.out, engine),
+                       "--input", os.path.join(folder, "test_data_set_0", "input_0.pb")] + size_options(args)
+            status, output = run(command + ([] if float32 else ["--fp16"]))
+            # verify's verdict line when it passed; its whole report otherwise.
+            print(output.rstrip().split("\n")[-1] if status == 0 else output.rstrip())
+            record["verify"][engine] = status
+            if status == 2:
+                record["failures"].append(f"foldkit verify --engine-outputs {engine} exited 2")
+            elif status != 0:
+                record["errors"].append(f"foldkit verify --engine-outputs {engine} exited {status}")
+    except (CheckError, OSError) as error:
+        record["errors"].append(str(error))
+        print(f"error: {error}", file=sys.stderr)
+
+    status = 1 if record["errors"] else 2 if record["failures"] else 0
+    record["exit"] = status
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump(record, file, indent=1)
+    verdict = {0: "PASS", 1: "ERROR", 2: "FAIL"}[status]
+    judged = "engines vs reference and each other" if float32 else "foldkit verify --fp16 only"
+    verify = ", ".join(f"{engine} {code}" for engine, code in record["verify"].items()) or "not run"
+    print(f"engine_check {verdict}: {' '.join(os.path.basename(m) for m in args.models)} {args.dtype}; outputs {', '.join(names) or 'none'}; "
+          f"engines {', '.join(engines)} ({judged}); foldkit verify exit {verify}; {len(record['failures'])} failed, "
+          f"{len(record['errors'])} errors; {time.monotonic() - started:.1f} s")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

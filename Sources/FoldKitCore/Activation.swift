@@ -71,3 +71,37 @@ public enum Activation: Hashable, Sendable {
     /// SELU with the constants of Darknet's activations.h: (x >= 0)*1.0507*x + (x < 0)*1.0507*1.6732*(exp(x)-1).
     package static let darknetSelu = Activation.selu(scale: 1.0507, alpha: 1.6732)
 }
+
+extension Activation: LayerOperation {
+    public var layerKind: LayerKind { .activation(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { name }
+
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape { inputs[0] }
+
+    public func describe(into description: inout LayerDescription) { description.activation = name }
+
+    public var finalActivation: Activation? { self }
+
+    public var deviationCarry: DeviationCarry? { lipschitzBound.flatMap { DeviationCarry.largest($0) } }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+
+    /// sup |f'(x)| when it is at most 1; nil when it can exceed 1 (selu, swish, mish, gelu, hard_swish, ramp,
+    /// a leaky or elu slope over 1).
+    public var lipschitzBound: Double? {
+        let bound: Double
+        switch self {
+        case .linear, .relu, .relu6, .tanh, .hardMish: bound = 1
+        case .leaky(let slope): bound = max(1, abs(Double(slope)))
+        case .logistic: bound = 0.25
+        case .softplus: bound = 1
+        case .hardSigmoid: bound = 0.2
+        case .hardSigmoidRelu6: bound = 1.0 / 6
+        case .elu(let alpha): bound = max(1, abs(Double(alpha)))
+        case .clippedRelu(_, let slope, _): bound = max(1, abs(Double(slope)))
+        case .selu, .swish, .mish, .gelu, .geluErf, .hardSwish, .ramp: return nil
+        }
+        return bound <= 1 ? bound : nil
+    }
+}

@@ -52,3 +52,60 @@ public struct BatchNorm: Sendable {
             variance: try variance.materialized(), convention: convention)
     }
 }
+
+extension BatchNorm: LayerOperation {
+    public var layerKind: LayerKind { .batchNorm(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "batchnorm" }
+
+    /// The input's shape; the statistics must have one value per channel.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(channels == first.channels, "batch norm channels", expected: "\(first.channels)", found: "\(channels)")
+        return first
+    }
+
+    /// gamma, beta, mean, variance as (role, tensor) pairs, leaving out absent ones.
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
+        var list: [(TensorRole, WeightTensor)] = []
+        if let gamma { list.append((.gamma, gamma)) }
+        if let beta { list.append((.beta, beta)) }
+        list.append((.mean, mean))
+        list.append((.variance, variance))
+        return list
+    }
+
+    /// The same batch norm with each statistic replaced by `transform(role, tensor)`.
+    public func mappingBatchNorm(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> BatchNorm {
+        BatchNorm(
+            gamma: try gamma.map { try transform(.gamma, $0) }, beta: try beta.map { try transform(.beta, $0) }, mean: try transform(.mean, mean),
+            variance: try transform(.variance, variance), convention: convention)
+    }
+
+    public func mappingParameters(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> LayerKind {
+        .batchNorm(try mappingBatchNorm(transform))
+    }
+
+    /// Not folded: the fold pass turns a batch norm left as a layer into a `ChannelAffine` first.
+    public var isFolded: Bool { false }
+
+    /// What the fold pass makes of it: `scale` and `shift` vectors of the channel count.
+    public func blobs(inputShapes: [ActivationShape], outputShape: ActivationShape) -> [BlobTensorPlan] {
+        [
+            BlobTensorPlan(role: .scale, suffix: "scale", tensor: nil, form: .vector(shape: [channels])),
+            BlobTensorPlan(role: .shift, suffix: "shift", tensor: nil, form: .vector(shape: [channels])),
+        ]
+    }
+
+    public var blobPrefix: String { "affine" }
+
+    /// Written as a per-channel scale and shift (the fold pass's `ChannelAffine`), read back as one.
+    public func readingBlobs(_ values: (TensorRole) throws -> [Float]) throws -> LayerKind {
+        .channelAffine(
+            ChannelAffine(
+                scale: WeightTensor(shape: [channels], values: try values(.scale)), shift: WeightTensor(shape: [channels], values: try values(.shift))
+            ))
+    }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+}

@@ -17,3 +17,30 @@ public struct ChannelRange: Sendable, Hashable {
         self.channels = channels
     }
 }
+
+extension ChannelRange: LayerOperation {
+    public var layerKind: LayerKind { .channelRange(self) }
+
+    /// "channel_pad" when the window only adds zero channels (offset <= 0 and offset + channels >= C_in),
+    /// "channel_slice" when it only takes a sub-range (offset >= 0 and offset + channels <= C_in),
+    /// "channel_range" otherwise.
+    public func typeName(inputShapes: [ActivationShape]) -> String {
+        guard let inputChannels = inputShapes.first?.channels else { return "channel_range" }
+        if offset <= 0 && offset + channels >= inputChannels { return "channel_pad" }
+        if offset >= 0 && offset + channels <= inputChannels { return "channel_slice" }
+        return "channel_range"
+    }
+
+    /// `channels` channels (at least one) at the input's size.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(channels >= 1, "a channel window needs at least one channel", expected: ">= 1", found: "\(channels)")
+        return ActivationShape(channels: channels, height: first.height, width: first.width)
+    }
+
+    public func describe(into description: inout LayerDescription) { description.channelOffset = offset }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+}

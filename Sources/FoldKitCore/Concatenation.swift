@@ -11,3 +11,33 @@ public struct Concatenation: Sendable, Hashable {
         self.groupID = groupID
     }
 }
+
+extension Concatenation: LayerOperation {
+    public var layerKind: LayerKind { .concatenation(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "route" }
+
+    /// The sum of the inputs' channel ranges (each C / groups) at their common size.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(
+            groups >= 1 && groupID >= 0 && groupID < groups, "route group_id must be in 0..<groups", found: "groups=\(groups) group_id=\(groupID)")
+        var channels = 0
+        for shape in inputs {
+            try require(
+                shape.height == first.height && shape.width == first.width, "route inputs differ in size", expected: "\(first.height)x\(first.width)",
+                found: "\(shape.height)x\(shape.width)")
+            try require(shape.channels % groups == 0, "route groups must divide channels", found: "\(shape.channels) channels, groups=\(groups)")
+            channels += shape.channels / groups
+        }
+        return ActivationShape(channels: channels, height: first.height, width: first.width)
+    }
+
+    public func describe(into description: inout LayerDescription) {
+        if groups > 1 { description.routeGroups = [groups, groupID] }
+    }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+}

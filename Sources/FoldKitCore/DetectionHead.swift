@@ -66,3 +66,16 @@ public struct DetectionHead: Sendable, Hashable, Codable {
     /// Always empty for [detection], which has no anchors.
     public var undecodedMask: [Int] { kind == .detection ? [] : mask.filter { 2 * $0 + 1 >= anchors.count } }
 }
+
+extension DetectionHead: LayerOperation {
+    public var layerKind: LayerKind { .detection(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { kind.rawValue }
+
+    /// The input, passed through raw: verify and FoldKitLoader decode it with these parameters.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape { inputs[0] }
+
+    public var passesInputThrough: Bool { true }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+}

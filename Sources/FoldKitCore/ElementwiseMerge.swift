@@ -21,3 +21,53 @@ public struct ElementwiseMerge: Sendable, Hashable {
         self.operation = operation
     }
 }
+
+extension ElementwiseMerge: LayerOperation {
+    public var layerKind: LayerKind { .merge(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { operation.rawValue }
+
+    /// The full shape of its inputs, each of which is that shape, C x 1 x 1 with the same C, or 1 x 1 x 1;
+    /// subtract and divide take exactly two inputs, the others two or more.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        switch operation {
+        case .subtract, .divide:
+            guard inputs.count == 2 else {
+                throw FoldKitError(.badInput, "\(operation.rawValue) needs exactly two inputs", expected: "2", found: "\(inputs.count)")
+            }
+        case .add, .multiply, .average, .maximum, .minimum:
+            guard inputs.count >= 2 else {
+                throw FoldKitError(.badInput, "\(operation.rawValue) needs at least two inputs", expected: "2 or more", found: "\(inputs.count)")
+            }
+        }
+        // The full shape is the largest input; every input must be it or broadcast onto it.
+        let full = inputs.max { $0.count < $1.count } ?? inputs[0]
+        for shape in inputs where shape != full {
+            let perChannel = shape.height == 1 && shape.width == 1 && shape.channels == full.channels
+            let single = shape.channels == 1 && shape.height == 1 && shape.width == 1
+            guard perChannel || single else {
+                throw FoldKitError(
+                    .badInput, "\(operation.rawValue) inputs cannot be broadcast to one shape",
+                    expected: "\(full), \(full.channels)x1x1 or 1x1x1 for every input", found: inputs.map(\.description).joined(separator: ", "))
+            }
+        }
+        return full
+    }
+
+    public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int {
+        switch operation {
+        case .add, .subtract, .average: return inputShapes.count
+        case .multiply, .divide, .maximum, .minimum: return 1
+        }
+    }
+
+    public var deviationCarry: DeviationCarry? {
+        switch operation {
+        case .add, .subtract: return DeviationCarry(gain: 1, combination: .sum)
+        case .average, .maximum, .minimum: return .unchanged
+        case .multiply, .divide: return nil
+        }
+    }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+}

@@ -59,84 +59,46 @@ public enum LayerKind: Sendable {
     /// Detection head: raw pass-through; decoded by the verifier. Inputs: 1.
     case detection(DetectionHead)
 
-    /// Short type name for tables and reports.
-    public var typeName: String {
+    /// The operation's declaration: its shape rule, tensors, blob facts, tolerance and float16 facts
+    /// (`LayerOperation`). The one switch over the kinds outside the executor's kernel table and the
+    /// writers of other engines' formats.
+    public var operation: any LayerOperation {
         switch self {
-        case .convolution(let c): return c.groups > 1 ? (c.groups == c.inputChannels ? "conv(depthwise)" : "conv(groups=\(c.groups))") : "conv"
-        case .transposedConvolution: return "deconv"
-        case .fullyConnected: return "connected"
-        case .locallyConnected: return "local"
-        case .pooling(let p): return p.kind == .max ? "maxpool" : "avgpool"
-        case .globalAveragePool: return "global_avgpool"
-        case .globalMaxPool: return "global_maxpool"
-        case .activation(let a): return a.name
-        case .prelu: return "prelu"
-        case .softmax: return "softmax"
-        case .batchNorm: return "batchnorm"
-        case .channelAffine: return "channel_affine"
-        case .layerNormalization: return "layernorm"
-        case .concatenation: return "route"
-        case .sum: return "shortcut"
-        case .product: return "multiply"
-        case .merge(let m): return m.operation.rawValue
-        case .upsample(let u):
-            switch u.interpolation {
-            case .nearest: return "upsample"
-            case .bilinear: return "upsample(bilinear)"
-            }
-        case .reorg(let r): return r.flavor.rawValue
-        case .reshape: return "reshape"
-        case .zeroPad: return "zeropad"
-        case .crop: return "crop"
-        case .channelRange: return "channel_range"
-        case .identity(let reason): return reason
-        case .detection(let d): return d.kind.rawValue
+        case .convolution(let c): return c
+        case .transposedConvolution(let t): return t
+        case .fullyConnected(let f): return f
+        case .locallyConnected(let l): return l
+        case .pooling(let p): return p
+        case .globalAveragePool: return GlobalPooling(isMaximum: false)
+        case .globalMaxPool: return GlobalPooling(isMaximum: true)
+        case .activation(let a): return a
+        case .prelu(let alpha): return ParametricReLU(alpha: alpha)
+        case .softmax(let axis): return axis
+        case .batchNorm(let bn): return bn
+        case .channelAffine(let a): return a
+        case .layerNormalization(let n): return n
+        case .concatenation(let r): return r
+        case .sum(let s): return s
+        case .product: return ElementwiseProduct()
+        case .merge(let m): return m
+        case .upsample(let u): return u
+        case .reorg(let r): return r
+        case .reshape(let r): return r
+        case .zeroPad(let p): return ZeroPadding(edges: p)
+        case .crop(let p, let scale, let shift): return Crop(edges: p, scale: scale, shift: shift)
+        case .channelRange(let r): return r
+        case .identity(let reason): return PassThrough(reason: reason)
+        case .detection(let head): return head
         }
     }
 
-    /// The type name of a layer of this kind reading `inputShapes`: `typeName`, except that a channel window
-    /// is told apart by its input's channel count C_in: "channel_pad" when it only adds zero channels
-    /// (offset <= 0 and offset + channels >= C_in), "channel_slice" when it only takes a sub-range
-    /// (offset >= 0 and offset + channels <= C_in), "channel_range" otherwise.
-    public func typeName(inputShapes: [ActivationShape]) -> String {
-        switch self {
-        case .channelRange(let r):
-            guard let inputChannels = inputShapes.first?.channels else { return typeName }
-            if r.offset <= 0 && r.offset + r.channels >= inputChannels { return "channel_pad" }
-            if r.offset >= 0 && r.offset + r.channels <= inputChannels { return "channel_slice" }
-            return "channel_range"
-        default:
-            return typeName
-        }
-    }
+    /// Short type name for tables and reports (the operation's, for a layer reading no input).
+    public var typeName: String { operation.typeName(inputShapes: []) }
+
+    /// The type name of a layer of this kind reading `inputShapes` (`LayerOperation.typeName(inputShapes:)`:
+    /// a channel window is told apart by its input's channel count).
+    public func typeName(inputShapes: [ActivationShape]) -> String { operation.typeName(inputShapes: inputShapes) }
 
     /// All parameter tensors of the layer with their roles, in a fixed order.
-    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
-        switch self {
-        case .convolution(let c):
-            return [(.weights, c.weights)] + (c.bias.map { [(.bias, $0)] } ?? []) + (c.batchNorm?.parameters ?? [])
-        case .transposedConvolution(let t):
-            return [(.weights, t.weights)] + (t.bias.map { [(.bias, $0)] } ?? [])
-        case .fullyConnected(let f):
-            return [(.weights, f.weights)] + (f.bias.map { [(.bias, $0)] } ?? []) + (f.batchNorm?.parameters ?? [])
-        case .locallyConnected(let l): return [(.weights, l.weights), (.bias, l.bias)]
-        case .batchNorm(let bn): return bn.parameters
-        case .channelAffine(let a): return [(.scale, a.scale), (.shift, a.shift)]
-        case .prelu(let alpha): return [(.alpha, alpha)]
-        case .layerNormalization(let n): return (n.gamma.map { [(.gamma, $0)] } ?? []) + (n.beta.map { [(.beta, $0)] } ?? [])
-        default: return []
-        }
-    }
-}
-
-extension BatchNorm {
-    /// gamma, beta, mean, variance as (role, tensor) pairs, leaving out absent ones.
-    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
-        var list: [(TensorRole, WeightTensor)] = []
-        if let gamma { list.append((.gamma, gamma)) }
-        if let beta { list.append((.beta, beta)) }
-        list.append((.mean, mean))
-        list.append((.variance, variance))
-        return list
-    }
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] { operation.parameters }
 }

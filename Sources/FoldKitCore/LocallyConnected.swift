@@ -63,3 +63,88 @@ public struct LocallyConnected: Sendable {
     /// The output size along an axis of `extent` input cells: (extent + 2p - k) / s + 1, truncating as C does.
     public func outputExtent(input extent: Int) -> Int { (extent + 2 * padding - kernelSize) / max(stride, 1) + 1 }
 }
+
+extension LocallyConnected: LayerOperation {
+    public var layerKind: LayerKind { .locallyConnected(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "local" }
+
+    /// `outputChannels` x `outputHeight` x `outputWidth`, which must be (in + 2 * padding - k) / stride + 1;
+    /// weights L x O x C x k x k and one bias per output element.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(first.channels == inputChannels, "locally connected input channels", expected: "\(inputChannels)", found: "\(first.channels)")
+        try require(
+            kernelSize >= 1 && stride >= 1 && padding >= 0 && outputChannels >= 1, "kernel size, stride and filters must be at least 1",
+            found: "size=\(kernelSize) stride=\(stride) pad=\(padding) filters=\(outputChannels)")
+        try require(
+            outputExtent(input: first.height) == outputHeight && outputExtent(input: first.width) == outputWidth && outputHeight >= 1
+                && outputWidth >= 1,
+            "locally connected output size does not follow from the input",
+            expected: "\(outputExtent(input: first.height))x\(outputExtent(input: first.width)), at least 1x1",
+            found: "\(outputHeight)x\(outputWidth)")
+        let expectedWeights = SizeLimits.elementCount([locations, outputChannels, inputChannels, kernelSize, kernelSize])
+        try require(
+            expectedWeights == weights.count, "locally connected weight count", expected: expectedWeights.map(String.init) ?? "more than Int holds",
+            found: "\(weights.count)")
+        let biases = outputChannels * locations
+        try require(biases == bias.count, "locally connected bias count (one per output element)", expected: "\(biases)", found: "\(bias.count)")
+        return ActivationShape(channels: outputChannels, height: outputHeight, width: outputWidth)
+    }
+
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] { [(.weights, weights), (.bias, bias)] }
+
+    public func mappingParameters(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> LayerKind {
+        var copy = self
+        copy.weights = try transform(.weights, weights)
+        copy.bias = try transform(.bias, bias)
+        return .locallyConnected(copy)
+    }
+
+    public func parameterName(_ role: TensorRole) -> String {
+        switch role {
+        case .weights: return "locally connected weights"
+        case .bias: return "locally connected biases"
+        default: return role.readableName
+        }
+    }
+
+    /// `W`: [L*O, C, k, k], each location's O filters as outputs of their own, row l*O + o
+    /// (Docs/BlobFormat.md, "Locally connected layers"); `b`: one value per output element, [O, H, W].
+    public func blobs(inputShapes: [ActivationShape], outputShape: ActivationShape) -> [BlobTensorPlan] {
+        [
+            BlobTensorPlan(
+                role: .weights, suffix: "W", tensor: weights,
+                form: .weights(oihw: [locations * outputChannels, inputChannels, kernelSize, kernelSize], depthwise: false)),
+            BlobTensorPlan(role: .bias, suffix: "b", tensor: bias, form: .planes(shape: [outputChannels, outputHeight, outputWidth])),
+        ]
+    }
+
+    public var blobPrefix: String { "local" }
+
+    public func readingBlobs(_ values: (TensorRole) throws -> [Float]) throws -> LayerKind {
+        var copy = self
+        copy.weights = WeightTensor(shape: weights.shape, values: try values(.weights))
+        copy.bias = WeightTensor(shape: bias.shape, values: try values(.bias))
+        return .locallyConnected(copy)
+    }
+
+    public func describe(into description: inout LayerDescription) {
+        description.kernel = [kernelSize, kernelSize]
+        description.stride = [stride, stride]
+        // Zero cells before the first row and column; reads past the last ones are zero too.
+        description.padding = [padding, padding, padding, padding]
+        description.activation = activation.name
+        description.foldedBatchNorm = false
+    }
+
+    public var finalActivation: Activation? { activation }
+
+    public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int { accumulationLength }
+
+    /// Rows [L, O, ...] (a row per location and filter), biases [O, L].
+    public var channelTensors: ChannelTensors? {
+        ChannelTensors(
+            weights: weights, bias: bias, rows: locations * outputChannels, rowChannel: .modulo(outputChannels), biasChannel: .dividedBy(locations))
+    }
+}

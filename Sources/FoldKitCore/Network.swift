@@ -113,33 +113,6 @@ public struct Network: Sendable {
 extension LayerKind {
     /// The same kind with all parameter tensors held in memory.
     public func materialized() throws -> LayerKind {
-        switch self {
-        case .convolution(var c):
-            c.weights = try c.weights.materialized()
-            c.bias = try c.bias?.materialized()
-            c.batchNorm = try c.batchNorm?.materialized()
-            return .convolution(c)
-        case .transposedConvolution(var t):
-            t.weights = try t.weights.materialized()
-            t.bias = try t.bias?.materialized()
-            return .transposedConvolution(t)
-        case .fullyConnected(var f):
-            f.weights = try f.weights.materialized()
-            f.bias = try f.bias?.materialized()
-            f.batchNorm = try f.batchNorm?.materialized()
-            return .fullyConnected(f)
-        case .locallyConnected(var l):
-            l.weights = try l.weights.materialized()
-            l.bias = try l.bias.materialized()
-            return .locallyConnected(l)
-        case .batchNorm(let bn): return .batchNorm(try bn.materialized())
-        case .channelAffine(let a): return .channelAffine(ChannelAffine(scale: try a.scale.materialized(), shift: try a.shift.materialized()))
-        case .prelu(let alpha): return .prelu(alpha: try alpha.materialized())
-        case .layerNormalization(var n):
-            n.gamma = try n.gamma?.materialized()
-            n.beta = try n.beta?.materialized()
-            return .layerNormalization(n)
-        default: return self
-        }
+        try operation.mappingParameters { _, tensor in try tensor.materialized() }
     }
 }

@@ -33,3 +33,31 @@ public struct Pooling: Sendable, Hashable {
         self.countIncludesPadding = countIncludesPadding
     }
 }
+
+extension Pooling: LayerOperation {
+    public var layerKind: LayerKind { .pooling(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { kind == .max ? "maxpool" : "avgpool" }
+
+    /// (in + padBefore + padAfter - k) / stride + 1 rows and columns of the input's channels.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(strideX >= 1 && strideY >= 1 && kernelWidth >= 1 && kernelHeight >= 1, "pool size and stride must be at least 1")
+        return ActivationShape(
+            channels: first.channels, height: (first.height + padding.top + padding.bottom - kernelHeight) / strideY + 1,
+            width: (first.width + padding.left + padding.right - kernelWidth) / strideX + 1)
+    }
+
+    public func describe(into description: inout LayerDescription) {
+        description.kernel = [kernelHeight, kernelWidth]
+        description.stride = [strideY, strideX]
+        description.padding = [padding.top, padding.left, padding.bottom, padding.right]
+        if countIncludesPadding { description.countIncludesPadding = true }
+    }
+
+    public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int {
+        kind == .average ? kernelHeight * kernelWidth : 1
+    }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+}

@@ -14,3 +14,20 @@ public struct Reorg: Sendable, Hashable {
         self.flavor = flavor
     }
 }
+
+extension Reorg: LayerOperation {
+    public var layerKind: LayerKind { .reorg(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { flavor.rawValue }
+
+    /// C * s * s channels of H / s x W / s; the stride must divide the input's height and width.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(
+            stride >= 1 && first.height % stride == 0 && first.width % stride == 0, "reorg stride must divide height and width",
+            found: "\(first), stride \(stride)")
+        return ActivationShape(channels: first.channels * stride * stride, height: first.height / stride, width: first.width / stride)
+    }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+}

@@ -11,3 +11,23 @@ public struct Reshape: Sendable, Hashable {
         self.order = order
     }
 }
+
+extension Reshape: LayerOperation {
+    public var layerKind: LayerKind { .reshape(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "reshape" }
+
+    /// `target`, of the input's element count.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(
+            target.count == first.count, "reshape must keep the element count", expected: "\(first.count)", found: "\(target.count) (\(target))")
+        return target
+    }
+
+    public var passesInputThrough: Bool { true }
+
+    public var deviationCarry: DeviationCarry? { .unchanged }
+
+    public var vectorRule: VectorRule { target.height == 1 && target.width == 1 ? .always : .never }
+}

@@ -14,3 +14,19 @@ public enum SoftmaxAxis: Sendable, Hashable {
         return 1
     }
 }
+
+extension SoftmaxAxis: LayerOperation {
+    public var layerKind: LayerKind { .softmax(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "softmax" }
+
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape { inputs[0] }
+
+    public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int { outputShape.count }
+
+    /// The Jacobian of softmax(x / T) is (diag(p) - p p^T) / T, whose max-norm is 2 max p_i (1 - p_i) / T
+    /// <= 1 / (2T).
+    public var deviationCarry: DeviationCarry? { DeviationCarry.largest(0.5 / Double(temperature)) }
+
+    public var vectorRule: VectorRule { .whenInputsAre }
+}

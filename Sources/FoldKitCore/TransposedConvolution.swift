@@ -62,3 +62,80 @@ public struct TransposedConvolution: Sendable {
         self.activation = activation
     }
 }
+
+extension TransposedConvolution: LayerOperation {
+    public var layerKind: LayerKind { .transposedConvolution(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String { "deconv" }
+
+    /// `outputChannels` x `outputHeight` x `outputWidth`; the input must have `inputChannels`, kernel and
+    /// stride at least 1, offsets at least 0, and weights O x C x kh x kw.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        try require(
+            first.channels == inputChannels, "transposed convolution input channels", expected: "\(inputChannels)", found: "\(first.channels)")
+        try require(
+            kernelHeight >= 1 && kernelWidth >= 1 && strideY >= 1 && strideX >= 1, "kernel size and stride must be at least 1",
+            found: "kernel \(kernelHeight)x\(kernelWidth), stride \(strideY)x\(strideX)")
+        try require(offsetY >= 0 && offsetX >= 0, "transposed convolution offsets must be at least 0", found: "\(offsetY), \(offsetX)")
+        try require(
+            outputHeight >= 1 && outputWidth >= 1, "transposed convolution output size must be at least 1x1", found: "\(outputHeight)x\(outputWidth)")
+        let expected = SizeLimits.elementCount([outputChannels, inputChannels, kernelHeight, kernelWidth])
+        try require(
+            expected == weights.count, "transposed convolution weight count", expected: expected.map(String.init) ?? "more than Int holds",
+            found: "\(weights.count)")
+        if let bias {
+            try require(bias.count == outputChannels, "transposed convolution bias count", expected: "\(outputChannels)", found: "\(bias.count)")
+        }
+        return ActivationShape(channels: outputChannels, height: outputHeight, width: outputWidth)
+    }
+
+    public var parameters: [(role: TensorRole, tensor: WeightTensor)] { [(.weights, weights)] + (bias.map { [(.bias, $0)] } ?? []) }
+
+    public func mappingParameters(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> LayerKind {
+        var copy = self
+        copy.weights = try transform(.weights, weights)
+        copy.bias = try bias.map { try transform(.bias, $0) }
+        return .transposedConvolution(copy)
+    }
+
+    public func parameterName(_ role: TensorRole) -> String { role == .weights ? "transposed convolution weights" : role.readableName }
+
+    /// `W`: OIHW [O, C, kh, kw]; `b`: [O], zeros without a bias.
+    public func blobs(inputShapes: [ActivationShape], outputShape: ActivationShape) -> [BlobTensorPlan] {
+        [
+            BlobTensorPlan(
+                role: .weights, suffix: "W", tensor: weights,
+                form: .weights(oihw: [outputChannels, inputChannels, kernelHeight, kernelWidth], depthwise: false)),
+            BlobTensorPlan(role: .bias, suffix: "b", tensor: bias, form: .vector(shape: [outputChannels])),
+        ]
+    }
+
+    public var blobPrefix: String { "deconv" }
+
+    public func readingBlobs(_ values: (TensorRole) throws -> [Float]) throws -> LayerKind {
+        var copy = self
+        copy.weights = WeightTensor(shape: weights.shape, values: try values(.weights))
+        copy.bias = WeightTensor(shape: [outputChannels], values: try values(.bias))
+        return .transposedConvolution(copy)
+    }
+
+    public func describe(into description: inout LayerDescription) {
+        description.kernel = [kernelHeight, kernelWidth]
+        description.stride = [strideY, strideX]
+        description.outputOffset = [offsetY, offsetX]
+        description.activation = activation.name
+        description.foldedBatchNorm = false
+    }
+
+    public var finalActivation: Activation? { activation }
+
+    /// An output position meets at most ceil(kh / sy) kernel rows and ceil(kw / sx) kernel columns of each
+    /// input channel.
+    public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int {
+        let rows = (kernelHeight + strideY - 1) / max(strideY, 1), columns = (kernelWidth + strideX - 1) / max(strideX, 1)
+        return inputChannels * rows * columns
+    }
+
+    public var channelTensors: ChannelTensors? { ChannelTensors(weights: weights, bias: bias, rows: outputChannels) }
+}

@@ -35,3 +35,27 @@ public struct Upsample: Sendable, Hashable {
         self.interpolation = interpolation
     }
 }
+
+extension Upsample: LayerOperation {
+    public var layerKind: LayerKind { .upsample(self) }
+
+    public func typeName(inputShapes: [ActivationShape]) -> String {
+        switch interpolation {
+        case .nearest: return "upsample"
+        case .bilinear: return "upsample(bilinear)"
+        }
+    }
+
+    /// The input's channels at strideY times its height and strideX times its width.
+    public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
+        let first = inputs[0]
+        return ActivationShape(channels: first.channels, height: first.height * strideY, width: first.width * strideX)
+    }
+
+    public func describe(into description: inout LayerDescription) {
+        description.stride = [strideY, strideX]
+        if scale != 1 { description.scale = Double(scale) }
+    }
+
+    public var deviationCarry: DeviationCarry? { DeviationCarry.largest(abs(Double(scale))) }
+}

@@ -145,7 +145,7 @@ public enum BlobReader {
             /// The weight layout a weights blob's manifest layout names; "sliced-depthwise" must be (and only be)
             /// on a depthwise layer.
             func layout(_ entry: BlobEntry) throws -> WeightLayout {
-                let depthwise = BlobWriter.isDepthwise(layer, in: network)
+                let depthwise = BlobWriter.weightsForm(of: layer, in: network)?.depthwise ?? false
                 let stored = BlobLayout(rawValue: entry.layout)
                 guard let match = WeightLayout.allCases.first(where: { $0.blobLayout(depthwise: depthwise) == stored }) else {
                     let names = WeightLayout.allCases.map { $0.blobLayout(depthwise: depthwise).rawValue }.joined(separator: ", ")
@@ -159,51 +159,15 @@ public enum BlobReader {
                 let (entry, stored) = try blob(.weights)
                 do {
                     return try WeightLayoutTransform.toOIHW(
-                        stored, dims: BlobWriter.weightDims(of: layer, in: network) ?? [], from: try layout(entry),
-                        depthwise: BlobWriter.isDepthwise(layer, in: network))
+                        stored, dims: BlobWriter.weightsForm(of: layer, in: network)?.dims ?? [], from: try layout(entry),
+                        depthwise: BlobWriter.weightsForm(of: layer, in: network)?.depthwise ?? false)
                 } catch let error as FoldKitError {
                     throw error.located(file: entry.file, layer: layer.label)
                 }
             }
-            switch layer.kind {
-            case .convolution(var c):
-                c.weights = WeightTensor(shape: c.weights.shape, values: try oihwWeights())
-                c.bias = WeightTensor(shape: [c.outputChannels], values: try blob(.bias).1)
-                c.batchNorm = nil  // folded into the blobs
-                network.layers[i].kind = .convolution(c)
-            case .transposedConvolution(var t):
-                t.weights = WeightTensor(shape: t.weights.shape, values: try oihwWeights())
-                t.bias = WeightTensor(shape: [t.outputChannels], values: try blob(.bias).1)
-                network.layers[i].kind = .transposedConvolution(t)
-            case .fullyConnected(var f):
-                f.weights = WeightTensor(shape: f.weights.shape, values: try oihwWeights())
-                f.bias = WeightTensor(shape: [f.outputCount], values: try blob(.bias).1)
-                f.batchNorm = nil  // folded into the blobs
-                network.layers[i].kind = .fullyConnected(f)
-            case .locallyConnected(var l):
-                l.weights = WeightTensor(shape: l.weights.shape, values: try oihwWeights())
-                l.bias = WeightTensor(shape: l.bias.shape, values: try blob(.bias).1)
-                network.layers[i].kind = .locallyConnected(l)
-            case .batchNorm(let bn):
-                // Written as a per-channel scale and shift (FoldBatchNorm's ChannelAffine).
-                network.layers[i].kind = .channelAffine(
-                    ChannelAffine(
-                        scale: WeightTensor(shape: [bn.channels], values: try blob(.scale).1),
-                        shift: WeightTensor(shape: [bn.channels], values: try blob(.shift).1)))
-            case .channelAffine(var a):
-                a.scale = WeightTensor(shape: a.scale.shape, values: try blob(.scale).1)
-                a.shift = WeightTensor(shape: a.shift.shape, values: try blob(.shift).1)
-                network.layers[i].kind = .channelAffine(a)
-            case .prelu(let alpha):
-                network.layers[i].kind = .prelu(alpha: WeightTensor(shape: alpha.shape, values: try blob(.alpha).1))
-            case .layerNormalization(var n):
-                // Written with ones and zeros for a missing gamma and beta.
-                let channels = layer.outputShape.channels
-                n.gamma = WeightTensor(shape: [channels], values: try blob(.gamma).1)
-                n.beta = WeightTensor(shape: [channels], values: try blob(.beta).1)
-                network.layers[i].kind = .layerNormalization(n)
-            default:
-                break
+            guard !BlobWriter.plans(of: layer, in: network).isEmpty else { continue }
+            network.layers[i].kind = try layer.kind.operation.readingBlobs { role in
+                role == .weights ? try oihwWeights() : try blob(role).1
             }
         }
         return network

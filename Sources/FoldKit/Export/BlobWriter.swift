@@ -110,7 +110,7 @@ public enum BlobWriter {
             // Row-local layouts stream the weights in small chunks through a few more buffers; HWIO
             // rearranges whole tensors, so it keeps two buffers of the largest one.
             let chunked = WeightLayoutTransform.isRowLocal(options.layout)
-            let largest = network.layers.map(largestStreamedTensor).max() ?? 0
+            let largest = network.layers.map { largestStreamedTensor($0, in: network) }.max() ?? 0
             let sink =
                 chunked
                 ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4, dtype: options.dtype)
@@ -177,58 +177,29 @@ public enum BlobWriter {
     private static let chunkSlots = 8
 
     /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
-    private static func largestStreamedTensor(_ layer: Layer) -> Int {
-        switch layer.kind {
-        case .convolution(let c): return c.weights.count
-        case .transposedConvolution(let t): return t.weights.count
-        case .fullyConnected(let f): return f.weights.count
-        case .locallyConnected(let l): return l.weights.count
-        default: return 0
+    private static func largestStreamedTensor(_ layer: Layer, in network: Network) -> Int {
+        weightsForm(of: layer, in: network)?.dims.reduce(1, *) ?? 0
+    }
+
+    /// The blobs of `layer` as its operation declares them (`LayerOperation.blobs`).
+    static func plans(of layer: Layer, in network: Network) -> [BlobTensorPlan] {
+        layer.kind.operation.blobs(inputShapes: layer.inputs.map(network.shape(of:)), outputShape: layer.outputShape)
+    }
+
+    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from, and whether they take the
+    /// depthwise sliced form, as the operation declares them (a connected layer's [out, C, H, W] over its
+    /// input, a locally connected layer's [L*O, C, k, k]: Docs/BlobFormat.md); nil for layers without a
+    /// weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
+    static func weightsForm(of layer: Layer, in network: Network) -> (dims: [Int], depthwise: Bool)? {
+        for plan in plans(of: layer, in: network) {
+            if case .weights(let dims, let depthwise) = plan.form { return (dims, depthwise) }
         }
+        return nil
     }
 
-    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from: a convolution's or transposed
-    /// convolution's kernel, or a connected layer's [out, C, H, W] over its input tensor (a vector input has
-    /// H = W = 1), or a locally connected layer's [L*O, C, k, k]: each of its L locations' O filters as
-    /// outputs of their own, row l*O + o (Docs/BlobFormat.md, "Locally connected layers"). Nil for layers
-    /// without a weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
-    static func weightDims(of layer: Layer, in network: Network) -> [Int]? {
-        switch layer.kind {
-        case .convolution(let c):
-            return [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth]
-        case .transposedConvolution(let t):
-            return [t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth]
-        case .fullyConnected(let f):
-            let input = network.shape(of: layer.inputs.first ?? Network.inputIndex)
-            let spatial = input.count == f.inputCount ? input : .vector(f.inputCount)
-            return [f.outputCount, spatial.channels, spatial.height, spatial.width]
-        case .locallyConnected(let l):
-            return [l.locations * l.outputChannels, l.inputChannels, l.kernelSize, l.kernelSize]
-        default:
-            return nil
-        }
-    }
-
-    /// Whether the layer's weights take the depthwise sliced form (`WeightLayoutTransform.isDepthwise`):
-    /// a convolution with groups = outputs = input channels.
-    static func isDepthwise(_ layer: Layer, in network: Network) -> Bool {
-        guard case .convolution(let c) = layer.kind, let dims = weightDims(of: layer, in: network) else { return false }
-        return WeightLayoutTransform.isDepthwise(groups: c.groups, dims: dims)
-    }
-
-    /// The file-name prefix of a layer's blobs.
+    /// The file-name prefix of a layer's blobs: the operation's (`conv`, `fc`, ...) and the layer index for
+    /// Darknet, the sanitised layer name for Keras.
     static func prefix(for layer: Layer, identity: LayerIdentity) -> String {
-        let kindPrefix: String
-        switch layer.kind {
-        case .convolution: kindPrefix = "conv"
-        case .transposedConvolution: kindPrefix = "deconv"
-        case .fullyConnected: kindPrefix = "fc"
-        case .locallyConnected: kindPrefix = "local"
-        case .batchNorm, .channelAffine: kindPrefix = "affine"
-        case .prelu: kindPrefix = "prelu"
-        case .layerNormalization: kindPrefix = "layernorm"
-        default: kindPrefix = "layer"
-        }
-        return identity == .index ? "\(kindPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
+        identity == .index ? "\(layer.kind.operation.blobPrefix)\(layer.index)" : SafeFileName.sanitize(layer.name)
     }
 }

@@ -39,41 +39,24 @@ final class LayerStream {
     func writeLayer(_ layer: Layer, firstKey: Int, usedPrefixes: inout Set<String>) throws -> [BlobEntry] {
         // `usedPrefixes` holds lowercase prefixes: names differing only by case must not share files.
         let prefix = SafeFileName.unique(BlobWriter.prefix(for: layer, identity: network.layerIdentity), index: layer.index, taken: &usedPrefixes)
-        let blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)]
+        var blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] = []
         do {
-            switch layer.kind {
-            case .convolution(let c):
-                guard c.batchNorm == nil else { throw Self.unfolded }
-                blobs = try weightAndBias(layer, weights: c.weights, bias: c.bias, outputs: c.outputChannels, prefix: prefix, key: firstKey)
-            case .transposedConvolution(let t):
-                blobs = try weightAndBias(layer, weights: t.weights, bias: t.bias, outputs: t.outputChannels, prefix: prefix, key: firstKey)
-            case .fullyConnected(let f):
-                guard f.batchNorm == nil else { throw Self.unfolded }
-                blobs = try weightAndBias(layer, weights: f.weights, bias: f.bias, outputs: f.outputCount, prefix: prefix, key: firstKey)
-            case .locallyConnected(let l):
-                // The bias is one value per output element, written [O, H, W] channel-major.
-                var pair = try weightAndBias(
-                    layer, weights: l.weights, bias: l.bias, outputs: l.outputChannels * l.locations, prefix: prefix, key: firstKey)
-                pair[1].shape = [l.outputChannels, l.outputHeight, l.outputWidth]
-                pair[1].layout = .channelPlanes
-                blobs = pair
-            case .channelAffine(let a):
-                blobs = [
-                    (.scale, "scale", .values(try reader.floats(a.scale)), a.scale.shape, .vector),
-                    (.shift, "shift", .values(try reader.floats(a.shift)), a.shift.shape, .vector),
-                ]
-            case .prelu(let alpha):
-                blobs = [(.alpha, "alpha", .values(try reader.floats(alpha)), alpha.shape, alpha.shape.count == 1 ? .vector : .channelPlanes)]
-            case .layerNormalization(let n):
-                let channels = layer.outputShape.channels
-                blobs = [
-                    (.gamma, "gamma", .values(try vector(n.gamma, channels: channels, absent: 1, name: "gamma")), [channels], .vector),
-                    (.beta, "beta", .values(try vector(n.beta, channels: channels, absent: 0, name: "beta")), [channels], .vector),
-                ]
-            case .batchNorm:
-                throw Self.unfolded
-            default:
-                return []
+            guard layer.kind.operation.isFolded else { throw Self.unfolded }
+            for (offset, plan) in BlobWriter.plans(of: layer, in: network).enumerated() {
+                switch plan.form {
+                case .weights(let dims, let depthwise):
+                    guard let weights = plan.tensor else { throw FoldKitError(.badInput, "the layer has no weights") }
+                    let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
+                    try writeWeights(
+                        weights, dims: dims, depthwise: depthwise, path: try folder.url(for: "\(prefix)_\(plan.suffix).bin").path,
+                        key: firstKey + offset)
+                    blobs.append(
+                        (plan.role, plan.suffix, .queued(count: storedShape.reduce(1, *)), storedShape, layout.blobLayout(depthwise: depthwise)))
+                case .vector(let shape):
+                    blobs.append((plan.role, plan.suffix, .values(try values(of: plan, in: layer)), shape, .vector))
+                case .planes(let shape):
+                    blobs.append((plan.role, plan.suffix, .values(try values(of: plan, in: layer)), shape, .channelPlanes))
+                }
             }
         } catch let error as FoldKitError {
             throw error.located(file: layer.source.file, layer: layer.label)
@@ -93,38 +76,21 @@ final class LayerStream {
         return tensors
     }
 
-    /// A per-channel vector of a layer with `channels` channels, `absent` repeated when the layer has none.
-    private func vector(_ tensor: WeightTensor?, channels: Int, absent: Float, name: String) throws -> [Float] {
-        guard let tensor else { return [Float](repeating: absent, count: channels) }
+    /// The values of a small blob: its tensor's (which must hold `plan.count` values), or `plan.fill`
+    /// repeated when the operation has none (a missing bias is zeros, a missing layer-norm gamma ones).
+    private func values(of plan: BlobTensorPlan, in layer: Layer) throws -> [Float] {
+        guard let tensor = plan.tensor else { return [Float](repeating: plan.fill, count: plan.count) }
         let values = try reader.floats(tensor)
-        guard values.count == channels else {
-            throw FoldKitError(.badInput, "\(name) does not match the layer's channels", expected: "\(channels)", found: "\(values.count)")
+        guard values.count == plan.count else {
+            throw FoldKitError(
+                .badInput, "\(layer.kind.operation.parameterName(plan.role)) does not match the layer's outputs", expected: "\(plan.count)",
+                found: "\(values.count)")
         }
         return values
     }
 
     /// A layer that still holds a batch norm: the writer takes the fold pass's result.
     private static let unfolded = FoldKitError(.usage, "the layer still has a batch norm: BlobWriter writes a folded network (FoldBatchNorm.apply)")
-
-    /// The weights blob (queued on the sink as blob `key`) and the bias blob (zeros when the layer has none)
-    /// of a convolution, transposed convolution, fully connected or locally connected layer with `outputs`
-    /// bias values.
-    private func weightAndBias(
-        _ layer: Layer, weights: WeightTensor, bias: WeightTensor?, outputs: Int, prefix: String, key: Int
-    ) throws -> [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] {
-        let biasValues = try bias.map(reader.floats) ?? [Float](repeating: 0, count: outputs)
-        guard biasValues.count == outputs else {
-            throw FoldKitError(.badInput, "bias does not match the layer's outputs", expected: "\(outputs)", found: "\(biasValues.count)")
-        }
-        let dims = BlobWriter.weightDims(of: layer, in: network) ?? []
-        let depthwise = BlobWriter.isDepthwise(layer, in: network)
-        let storedShape = WeightLayoutTransform.shape(dims, in: layout, depthwise: depthwise)
-        try writeWeights(weights, dims: dims, depthwise: depthwise, path: try folder.url(for: "\(prefix)_W.bin").path, key: key)
-        return [
-            (.weights, "W", .queued(count: storedShape.reduce(1, *)), storedShape, layout.blobLayout(depthwise: depthwise)),
-            (.bias, "b", .values(biasValues), [outputs], .vector),
-        ]
-    }
 
     /// Queues the weights as blob `key` at `path`, a few whole output rows at a time: each chunk is read
     /// into a buffer borrowed from the sink (`FloatSpanReader.readRows`, which scales a folded tensor's rows),

@@ -101,13 +101,10 @@ public enum FixtureWriter {
         var vectors = Set<Int>()
         for layer in network.layers {
             let isVector: Bool
-            switch layer.kind {
-            case .fullyConnected, .globalAveragePool, .globalMaxPool: isVector = true
-            case .reshape(let r): isVector = r.target.height == 1 && r.target.width == 1
-            case .activation, .softmax, .identity, .batchNorm, .channelAffine, .layerNormalization, .prelu, .sum, .product, .merge, .concatenation,
-                .channelRange:
-                isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
-            default: isVector = false
+            switch layer.kind.operation.vectorRule {
+            case .always: isVector = true
+            case .whenInputsAre: isVector = !layer.inputs.isEmpty && layer.inputs.allSatisfy { vectors.contains($0) }
+            case .never: isVector = false
             }
             if isVector { vectors.insert(layer.index) }
         }

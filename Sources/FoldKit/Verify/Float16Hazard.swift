@@ -36,26 +36,13 @@ public struct Float16Hazard: Codable, Equatable, Sendable {
     public static func scan(folded: Network, outputs: [[Float]]? = nil) throws -> [Float16Hazard] {
         var hazards: [Float16Hazard] = []
         for layer in folded.layers {
-            let (weights, bias, outputsCount): ([Float]?, [Float]?, Int)
-            // The output channel of a weight row and of a bias value: a locally connected layer has a row
-            // per location and output ([L, O, ...]) and a bias per output element ([O, L]).
-            var rowChannel: (Int) -> Int = { $0 }
-            var biasChannel: (Int) -> Int = { $0 }
-            switch layer.kind {
-            case .convolution(let c): (weights, bias, outputsCount) = (try c.weights.floats(), try c.bias?.floats(), c.outputChannels)
-            case .transposedConvolution(let t): (weights, bias, outputsCount) = (try t.weights.floats(), try t.bias?.floats(), t.outputChannels)
-            case .fullyConnected(let f): (weights, bias, outputsCount) = (try f.weights.floats(), try f.bias?.floats(), f.outputCount)
-            case .locallyConnected(let l):
-                (weights, bias, outputsCount) = (try l.weights.floats(), try l.bias.floats(), l.locations * l.outputChannels)
-                let filters = max(l.outputChannels, 1), locations = max(l.locations, 1)
-                rowChannel = { $0 % filters }
-                biasChannel = { $0 / locations }
-            // Per-channel scales count as weights and shifts as biases: an engine stores them in float16 too.
-            case .channelAffine(let a): (weights, bias, outputsCount) = (try a.scale.floats(), try a.shift.floats(), a.scale.count)
-            case .layerNormalization(let n):
-                (weights, bias, outputsCount) = (try n.gamma?.floats(), try n.beta?.floats(), n.gamma?.count ?? 0)
-            default: (weights, bias, outputsCount) = (nil, nil, 0)
-            }
+            // The output channel of a weight row and of a bias value (`ChannelTensors`: a locally connected
+            // layer has a row per location and output, [L, O, ...], and a bias per output element, [O, L]).
+            let tensors = layer.kind.operation.channelTensors
+            let weights = try tensors?.weights?.floats(), bias = try tensors?.bias?.floats()
+            let outputsCount = tensors?.weights == nil ? 0 : (tensors?.rows ?? 0)
+            let rowChannel = { (row: Int) in tensors?.rowChannel.channel(row) ?? row }
+            let biasChannel = { (index: Int) in tensors?.biasChannel.channel(index) ?? index }
             if let weights, outputsCount > 0 {
                 let per = weights.count / outputsCount
                 var over: [Int] = [], tiny: [Int] = []

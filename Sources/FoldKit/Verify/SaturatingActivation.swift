@@ -29,18 +29,14 @@ struct SaturatingActivation {
         var found: Activation?
         while found == nil, current >= 0, current < network.layers.count {
             let layer = network.layers[current]
-            switch layer.kind {
-            case .activation(let a): found = a
-            case .convolution(let c): found = c.activation
-            case .fullyConnected(let f): found = f.activation
-            case .locallyConnected(let l): found = l.activation
-            case .sum(let s): found = s.activation
-            case .detection, .identity, .reshape:
+            let operation = layer.kind.operation
+            if operation.passesInputThrough {
                 guard layer.inputs.count == 1 else { return nil }
                 current = layer.inputs[0]
                 continue
-            default: return nil
             }
+            guard let activation = operation.finalActivation else { return nil }
+            found = activation
         }
         guard let found, found == .logistic || found == .tanh else { return nil }
         activation = found

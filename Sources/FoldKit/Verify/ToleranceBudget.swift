@@ -59,28 +59,10 @@ public enum ToleranceBudget {
     /// The factor on the analytic floor.
     public static let safety = 16.0
 
-    /// The accumulation length K of a layer.
+    /// The accumulation length K of a layer: the products or terms summed into one output element, as its
+    /// operation declares it (`LayerOperation.accumulationLength`).
     public static func accumulationLength(_ layer: Layer, network: Network) -> Int {
-        switch layer.kind {
-        case .convolution(let c): return c.accumulationLength
-        case .transposedConvolution(let t):
-            // An output position meets at most ceil(kh / sy) kernel rows and ceil(kw / sx) kernel columns.
-            let rows = (t.kernelHeight + t.strideY - 1) / max(t.strideY, 1), columns = (t.kernelWidth + t.strideX - 1) / max(t.strideX, 1)
-            return t.inputChannels * rows * columns
-        case .fullyConnected(let f): return f.inputCount
-        case .locallyConnected(let l): return l.accumulationLength
-        case .pooling(let p): return p.kind == .average ? p.kernelHeight * p.kernelWidth : 1
-        case .globalAveragePool: return network.shape(of: layer.inputs.first ?? Network.inputIndex).planeSize
-        case .softmax: return layer.outputShape.count
-        case .layerNormalization: return layer.outputShape.channels
-        case .sum: return layer.inputs.count
-        case .merge(let m):
-            switch m.operation {
-            case .add, .subtract, .average: return layer.inputs.count
-            case .multiply, .divide, .maximum, .minimum: return 1
-            }
-        default: return 1
-        }
+        layer.kind.operation.accumulationLength(inputShapes: layer.inputs.map(network.shape(of:)), outputShape: layer.outputShape)
     }
 
     /// The floor's coefficient on max|ref| for `layer` in `precision`.
@@ -91,58 +73,19 @@ public enum ToleranceBudget {
         }
     }
 
-    /// How inputs' allowances combine in a non-expanding layer.
-    public enum Combination: Sendable {
-        /// The output takes each value from one input (routes, pools, activations): the largest allowance.
-        case largest
-        /// The output adds or subtracts its inputs (shortcut, add and subtract merges): the sum of the allowances.
-        case sum
-    }
+    /// How inputs' allowances combine in a non-expanding layer (`DeviationCarry.Combination`).
+    public typealias Combination = DeviationCarry.Combination
 
     /// For a layer whose output cannot grow its inputs' absolute error by more than `gain` <= 1 (in the max
-    /// norm), the gain and how the inputs combine; nil for every other layer (convolutions and transposed
-    /// convolutions, connected and locally connected, batch norm, channel affine and layer normalization, products, multiply and
-    /// divide merges, PReLU, activations with |f'| > 1 such as swish, mish, gelu, selu). Softmax's Jacobian
-    /// diag(p) - p p^T has max-norm 2 max p_i (1 - p_i) <= 1/2.
+    /// norm), the gain and how the inputs combine, as its operation declares it (`LayerOperation.deviationCarry`);
+    /// nil for every other layer (convolutions and transposed convolutions, connected and locally connected,
+    /// batch norm, channel affine and layer normalization, products, multiply and divide merges, PReLU,
+    /// activations with |f'| > 1 such as swish, mish, gelu, selu). Softmax's Jacobian diag(p) - p p^T has
+    /// max-norm 2 max p_i (1 - p_i) <= 1/2.
     public static func carryGain(_ layer: Layer) -> (gain: Double, combination: Combination)? {
-        switch layer.kind {
-        case .activation(let a): return lipschitzBound(a).map { ($0, .largest) }
-        case .pooling, .globalAveragePool, .globalMaxPool, .concatenation, .reorg, .reshape, .zeroPad,
-            .channelRange, .identity, .detection:
-            return (1, .largest)
-        case .crop(_, let scale, _): return abs(Double(scale)) <= 1 ? (abs(Double(scale)), .largest) : nil
-        case .softmax(let axis):
-            // The Jacobian of softmax(x / T) is (diag(p) - p p^T) / T: max-norm <= 1 / (2T).
-            let gain = 0.5 / Double(axis.temperature)
-            return gain <= 1 ? (gain, .largest) : nil
-        case .upsample(let u): return abs(Double(u.scale)) <= 1 ? (abs(Double(u.scale)), .largest) : nil
-        case .sum(let s): return lipschitzBound(s.activation).map { ($0, .sum) }
-        case .layerNormalization: return nil  // divides by the input's own spread: no bound
-        case .transposedConvolution: return nil
-        case .merge(let m):
-            switch m.operation {
-            case .add, .subtract: return (1, .sum)
-            case .average, .maximum, .minimum: return (1, .largest)
-            case .multiply, .divide: return nil
-            }
-        default: return nil
-        }
+        layer.kind.operation.deviationCarry.map { ($0.gain, $0.combination) }
     }
 
-    /// sup |f'(x)| of an activation when it is at most 1; nil when it can exceed 1.
-    public static func lipschitzBound(_ activation: Activation) -> Double? {
-        let bound: Double
-        switch activation {
-        case .linear, .relu, .relu6, .tanh, .hardMish: bound = 1
-        case .leaky(let slope): bound = max(1, abs(Double(slope)))
-        case .logistic: bound = 0.25
-        case .softplus: bound = 1
-        case .hardSigmoid: bound = 0.2
-        case .hardSigmoidRelu6: bound = 1.0 / 6
-        case .elu(let alpha): bound = max(1, abs(Double(alpha)))
-        case .clippedRelu(_, let slope, _): bound = max(1, abs(Double(slope)))
-        case .selu, .swish, .mish, .gelu, .geluErf, .hardSwish, .ramp: return nil
-        }
-        return bound <= 1 ? bound : nil
-    }
+    /// sup |f'(x)| of an activation when it is at most 1; nil when it can exceed 1 (`Activation.lipschitzBound`).
+    public static func lipschitzBound(_ activation: Activation) -> Double? { activation.lipschitzBound }
 }

@@ -119,6 +119,24 @@ public final class Executor<Scalar: ExecutorScalar> {
         return inputShapes
     }
 
+    /// Scratch elements `layer` takes while it runs (`MemoryPlan`), known from the shapes before any
+    /// parameter is read: the kernels that need scratch say how much.
+    static func scratchElements(_ layer: Layer, network: Network, options: ExecutorOptions) -> Int {
+        guard let first = layer.inputs.first else { return 0 }
+        let input = network.shape(of: first)
+        switch layer.kind {
+        case .convolution(let c):
+            let geometry = ConvolutionGeometry(c, input: input, output: layer.outputShape)
+            let path = ConvolutionKernel<Scalar>.path(for: c, geometry: geometry)
+            return ConvolutionKernel<Scalar>.scratchCount(path: path, geometry: geometry, options: options)
+        case .transposedConvolution(let t):
+            return TransposedConvolutionKernel<Scalar>.scratchCount(
+                outputChannels: t.outputChannels, kernelHeight: t.kernelHeight, kernelWidth: t.kernelWidth, input: input)
+        case .layerNormalization: return LayerNormalizationKernel<Scalar>.scratchCount(shape: input)
+        default: return 0
+        }
+    }
+
     static func prepare(_ layer: Layer, in network: Network, options: ExecutorOptions) throws -> Step {
         let inputShapes = try checkedInputShapes(layer, in: network)
         let first = inputShapes[0]

@@ -30,17 +30,7 @@ func scalarParameters<Scalar: ExecutorScalar>(
         throw error.located(layer: layer.label)
     }
     guard values.count == count else {
-        let name: String
-        switch (role, layer.kind) {
-        case (.weights, .convolution): name = "convolution weights"
-        case (.weights, .fullyConnected): name = "connected weights"
-        case (.weights, .locallyConnected): name = "locally connected weights"
-        case (.bias, .locallyConnected): name = "locally connected biases"
-        case (.weights, .transposedConvolution): name = "transposed convolution weights"
-        case (.gamma, .layerNormalization): name = "layer-norm gamma"
-        case (.beta, .layerNormalization): name = "layer-norm beta"
-        default: name = role.readableName
-        }
+        let name = layer.kind.operation.parameterName(role)
         throw FoldKitError(
             .badInput, "\(name) has the wrong number of values", file: layer.source.file,
             line: layer.source.line, layer: layer.label, expected: "\(count)", found: "\(values.count)")

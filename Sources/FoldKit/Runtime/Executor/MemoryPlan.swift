@@ -27,7 +27,7 @@ public enum MemoryPlan {
         var peak = live
         for layer in network.layers {
             let produced = layer.outputShape.count
-            peak = max(peak, live + produced + scratchElements(layer, network: network, Scalar.self, options: options))
+            peak = max(peak, live + produced + Executor<Scalar>.scratchElements(layer, network: network, options: options))
             live += produced
             for released in liveness.released(after: layer.index) where !outputs.contains(released) {
                 live -= network.layers[released].outputShape.count
@@ -36,23 +36,6 @@ public enum MemoryPlan {
         let parameters = network.layers.map { $0.kind.parameters.reduce(0) { $0 + $1.tensor.count } }
         let held = options.streamParameters ? (parameters.max() ?? 0) : parameters.reduce(0, +)
         return (peak + held) * scalar
-    }
-
-    /// Scratch elements `layer` takes while it runs.
-    static func scratchElements<Scalar: ExecutorScalar>(_ layer: Layer, network: Network, _: Scalar.Type, options: ExecutorOptions) -> Int {
-        guard let first = layer.inputs.first else { return 0 }
-        let input = network.shape(of: first)
-        switch layer.kind {
-        case .convolution(let c):
-            let geometry = ConvolutionGeometry(c, input: input, output: layer.outputShape)
-            let path = ConvolutionKernel<Scalar>.path(for: c, geometry: geometry)
-            return ConvolutionKernel<Scalar>.scratchCount(path: path, geometry: geometry, options: options)
-        case .transposedConvolution(let t):
-            return TransposedConvolutionKernel<Scalar>.scratchCount(
-                outputChannels: t.outputChannels, kernelHeight: t.kernelHeight, kernelWidth: t.kernelWidth, input: input)
-        case .layerNormalization: return LayerNormalizationKernel<Scalar>.scratchCount(shape: input)
-        default: return 0
-        }
     }
 
     /// What `verify` runs: a float64 reference streaming its parameters, and per precision checked

@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "FoldKitCore"),
         // The app side: reads a blob folder through FoldKitBlobFormat, with Foundation only.
         .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
-        .target(name: "FoldKitDarknet", dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection"]),
+        .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
             dependencies: ["FoldKitCore", "CHDF5", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
@@ -76,15 +76,32 @@ let package = Package(
             dependencies: [
                 "FoldKitCore", "FoldKitONNXProto", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
+        // The executor: kernels, convolution paths, BLAS products, and the process-wide settings a program
+        // applies once (Docs/Architecture.md, "Targets").
+        .target(
+            name: "FoldKitRuntime",
+            dependencies: [
+                "FoldKitCore", "CVectorMath", "CWinograd", .target(name: "CBLAS", condition: .when(platforms: [.linux])),
+            ]),
+        // Reading models and inputs, the fold passes, and every file FoldKit writes: blobs, fixture packs,
+        // onnx exports with their test data, images. The only target that names the readers.
+        .target(
+            name: "FoldKitIO",
+            dependencies: [
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitONNX", "FoldKitONNXProto",
+                "FoldKitRuntime", "CTurboJPEG", "CPNG", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
+        // Verification: the original against the folded network (or an engine's outputs), per layer and
+        // precision, boxes, float16 hazards, the report and the audit page.
+        .target(
+            name: "FoldKitVerify",
+            dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitRuntime", "FoldKitIO", "CDeviationScan"]),
+        // The library a client imports: re-exports the targets above, plus inspect and the bench.
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "CTurboJPEG", "CPNG", "CVectorMath",
-                "CWinograd", "FoldKitONNX", "FoldKitONNXProto",
-                "CDeviationScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .target(name: "CBLAS", condition: .when(platforms: [.linux])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitONNX", "FoldKitRuntime", "FoldKitIO", "FoldKitVerify",
             ]),
         // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
         // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).

@@ -5,7 +5,7 @@
 # SwiftPM with coverage instrumentation and AddressSanitizer into .build-fuzz; each fuzz target is
 # then compiled with `swiftc -sanitize=fuzzer,address` and linked against those objects. The .npy
 # reader lives in the FoldKit target, which pulls in BLAS, crypto and image libraries: its two files
-# (Sources/FoldKit/Export/NPYFile.swift, NPYHeader.swift) are compiled into its fuzz target instead.
+# (Sources/FoldKitIO/Export/NPYFile.swift, NPYHeader.swift) are compiled into its fuzz target instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT_BIN=${SWIFT_BIN:-/opt/swift/usr/bin}
@@ -45,4 +45,4 @@ build_target FuzzKerasArchive Fuzz/Targets/FuzzKerasArchive.swift -- FoldKitBlob
 build_target FuzzHDF5File Fuzz/Targets/FuzzHDF5File.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
 build_target FuzzKerasArchiveWeights Fuzz/Targets/FuzzKerasArchiveWeights.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection FoldKitKeras ZIPFoundation
 # The .npy reader's two files (the file and its header parser), which import what they need.
-build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift Sources/FoldKit/Export/NPYFile.swift Sources/FoldKit/Export/NPYHeader.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection
+build_target FuzzNPYReader Fuzz/Targets/FuzzNPYReader.swift Sources/FoldKitIO/Export/NPYFile.swift Sources/FoldKitIO/Export/NPYHeader.swift -- FoldKitBlobFormat FoldKitCore FoldKitDetection

@@ -1,5 +1,4 @@
 import FoldKitCore
-import FoldKitDetection
 import Foundation
 
 /// Reads the class-hierarchy file a [region] section names with `tree=` (YOLO9000's 9k.tree), as

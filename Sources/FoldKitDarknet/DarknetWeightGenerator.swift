@@ -1,4 +1,3 @@
-import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 

@@ -1,5 +1,4 @@
 import FoldKitCore
-import FoldKitDetection
 
 /// Detection heads: the raw tensor passes through; the verifier decodes it.
 enum DetectionSections {

@@ -1,4 +1,3 @@
-import FoldKitBlobFormat
 import FoldKitCore
 
 /// One tensor of the weights file as the cfg implies it: who owns it, where it starts, how many floats.

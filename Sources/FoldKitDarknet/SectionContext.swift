@@ -1,4 +1,3 @@
-import FoldKitBlobFormat
 import FoldKitCore
 
 /// Everything a section builder needs: the section, its layer index and label, the shapes built so

@@ -1,4 +1,3 @@
-import FoldKitBlobFormat
 import FoldKitCore
 
 /// Hands out the layers' tensors in file order. With a weights file each tensor is a `FileSpan`

@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// `verify --blobs` catches a changed, transposed, truncated or missing blob and names it.
 final class BlobsFromDiskTests: XCTestCase {

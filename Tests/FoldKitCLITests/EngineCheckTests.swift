@@ -53,6 +53,34 @@ final class EngineCheckTests: XCTestCase {
         try check(files, size: detectorSize, dtype: "float16", label: "yolo-fastest-1.1 float16")
     }
 
+    /// `verify --engine-outputs` fails (exit 2, naming the output) on what ONNX Runtime computes from a broken
+    /// copy of the exported model (`Fixtures/engines/mutated_engine_outputs.py`): one weight changed by 1%,
+    /// every Resize sampling with align_corners, a Transpose's last two axes swapped, and, with the model
+    /// intact, one output channel moved by 1% of the output's range. The unchanged model passes.
+    func testVerifyFailsAnEngineRunningABrokenModel() throws {
+        try requireEngines()
+        let dir = try temporaryDirectory()
+        let cfg = TestData.fixture("engines/engine-ops.cfg").path
+        let weights = dir.appendingPathComponent("engine-ops.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--seed", "1", "--out", weights]).status, 0)
+        let export = dir.appendingPathComponent("export")
+        let exported = try CommandRunner.run(["export", cfg, weights, "--format", "onnx", "--out", export.path])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        for mutation in ["none", "weight", "resize", "transpose", "channel"] {
+            let outputs = dir.appendingPathComponent("engine-\(mutation)")
+            let script = TestData.fixture("engines/mutated_engine_outputs.py").path
+            let ran = try Self.python([script, export.path, mutation == "none" ? "unchanged" : mutation, outputs.path])
+            XCTAssertEqual(ran.status, 0, "\(mutation): \(ran.output)")
+            let verdict = try CommandRunner.run(["verify", cfg, weights, "--engine-outputs", outputs.path])
+            if mutation == "none" {
+                XCTAssertEqual(verdict.status, 0, "the unchanged model passes:\n\(verdict.stdout)\(verdict.stderr)")
+            } else {
+                XCTAssertEqual(verdict.status, 2, "\(mutation) must fail:\n\(verdict.stdout)\(verdict.stderr)")
+                XCTAssertTrue(verdict.stdout.contains("first: layer 14"), "\(mutation): the report names the output layer:\n\(verdict.stdout)")
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     /// Runs the script on one model with both engines; asserts exit 0 and a PASS summary naming every output.

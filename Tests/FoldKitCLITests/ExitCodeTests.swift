@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Exit codes (Docs/CLI.md "Exit codes") and error messages of the command line on real files.
 final class ExitCodeTests: XCTestCase {

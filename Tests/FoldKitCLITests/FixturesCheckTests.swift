@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Every branch of `foldkit fixtures --check DIR`: a pack that matches passes (exit 0); changed values,
 /// a missing file, an extra file and a changed shape each fail (exit 2) naming the file.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// `foldkit fixtures` from the command line against independent references: OpenCV 4.x for Darknet
 /// and Keras' own predictions.

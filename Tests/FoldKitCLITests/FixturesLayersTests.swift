@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// `foldkit fixtures --layers`: which layers' outputs a pack holds, what the manifest says about it, the
 /// refusal of unknown layers, and `--check` on a partial pack.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// How the commands take a Keras model's input: the shape Keras takes (batch 1 first, or without
 /// the batch axis), undefined sizes from the array or --height/--width, and errors that name the

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// `foldkit fixtures` on every real Keras model with a reference in Fixtures/keras-real: given the
 /// input in the shape Keras takes (`input.npy`, batch first), the written output layer tensors

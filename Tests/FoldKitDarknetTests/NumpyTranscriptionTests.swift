@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Darknet layers OpenCV does not read ([crop], softmax with a temperature, the ramp activation, [local],
 /// [region] with a class tree) and the

@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// FoldKit's Darknet reader + float64 executor against OpenCV 4.x DNN, layer by layer.
 ///

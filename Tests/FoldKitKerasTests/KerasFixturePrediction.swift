@@ -3,6 +3,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitCore
+@testable import FoldKitIO
 @testable import FoldKitKeras
 
 /// Keras' own predictions for the fixtures of Fixtures/keras (generate.py, generate_layers.py), reproduced

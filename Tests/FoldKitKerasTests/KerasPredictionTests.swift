@@ -3,6 +3,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitCore
+@testable import FoldKitIO
 @testable import FoldKitKeras
 
 /// Keras' own predictions (recorded by Fixtures/keras/generate.py with tf.keras and Keras 3, and

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitCore
+@testable import FoldKitIO
 @testable import FoldKitKeras
 
 /// Keras' own predictions for the real models in ../shared/real-models/keras* (recorded by

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitCore
+@testable import FoldKitVerify
 
 /// `BoxComparison.compare` on boxes given directly, in a frame that is the network input of
 /// `inputSize` x `inputSize` pixels (sub-pixel sides count as one pixel).

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 final class LayoutAndPackTests: XCTestCase {
     /// The sliced layout (four channels per slice), written out independently: (c/4)*H*W*4 + y*W*4 + x*4 + c%4, zero padding,

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// .npy headers are read as numpy reads them, and nothing looser: the three keys, `fortran_order`
 /// False (not 0, not 1), a tuple of integers, only spaces and newlines after the dict.

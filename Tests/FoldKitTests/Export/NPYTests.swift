@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// The .npy writer must produce exactly numpy's bytes; the files under Fixtures/npy were written by
 /// numpy itself (Fixtures/npy/generate.py).

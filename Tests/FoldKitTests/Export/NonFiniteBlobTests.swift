@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// The writer finds NaN and infinity in the folded blobs while hashing them (`BlobFileSink`), and
 /// `BlobWriter.Options.onNonFiniteBlobs` can refuse the output before it is put in place.

@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// The streaming conversion (read a layer, fold and rearrange in place, write and hash on a second
 /// thread, checksum the weights from the same reads) must write exactly what the plain in-memory path

@@ -2,6 +2,7 @@ import FoldKitBlobFormat
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 final class WeightLayoutTransformTests: XCTestCase {
     /// Each element's value encodes its OIHW coordinates, so where it lands tells whether the move is right.

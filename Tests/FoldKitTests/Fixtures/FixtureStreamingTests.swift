@@ -3,6 +3,7 @@ import FoldKitTestSupport
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// `FixtureWriter.write` streams layer by layer: the pack must be byte-identical to one built from every
 /// output held in memory at once (float64 pass with all parameters prepared up front, `.all` retention),

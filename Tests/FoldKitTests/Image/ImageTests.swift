@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// References under Fixtures/images come from OpenCV (Fixtures/images/generate.py).
 final class ImageTests: XCTestCase {

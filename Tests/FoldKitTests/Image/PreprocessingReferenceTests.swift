@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Letterbox and center crop against an independent numpy implementation of the documented rule
 /// (Fixtures/images/make_preprocessing_reference.py): every pixel of every channel.

@@ -2,6 +2,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitCore
+@testable import FoldKitIO
 @testable import FoldKitKeras
 
 /// Matching an input array against a Keras model's declared input: the shapes Keras takes (batch 1

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 final class FoldPlanTests: XCTestCase {
     private func batchNorm(channels: Int, seed: UInt64) -> BatchNorm {

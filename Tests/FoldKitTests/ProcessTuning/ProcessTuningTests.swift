@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// What `ProcessTuning.apply()` changes in the process: malloc keeps freed blocks, and OpenBLAS runs on
 /// one thread, each only when asked. Each test leaves the process's settings as it found them.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// What `AtomicOutputDirectory` may replace, and that a commit or discard leaves nothing beside the
 /// destination (Docs/Security.md, "Output safety").

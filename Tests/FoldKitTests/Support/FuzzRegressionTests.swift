@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Inputs the libFuzzer targets (Fuzz/Targets) once crashed or leaked on, kept in
 /// Fixtures/malformed/fuzz/<target>/ (Docs/Security.md, "Fuzzing and sanitizers"). Each must now

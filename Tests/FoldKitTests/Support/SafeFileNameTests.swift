@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitIO
 
 /// Names taken from model files become file names that stay inside the output folder, fit NAME_MAX
 /// and do not collide, also on case-insensitive file systems (Docs/Security.md, "Name sanitising").

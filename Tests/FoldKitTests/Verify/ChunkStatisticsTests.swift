@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitVerify
 
 /// The vectorised passes (CDeviationScan) against a scalar Swift evaluation of the same definitions
 /// (`elementDeviation` per element, four lane sums per block, first index of the largest deviation), on

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitVerify
 
 /// The conditioning check of `Verifier.verify` on a network built in code to cancel: a 1x1 convolution
 /// with weights [1, -1] over two input channels near 1e6 that differ by a few float32 units, so that each

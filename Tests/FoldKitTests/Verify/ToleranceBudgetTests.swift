@@ -3,7 +3,7 @@ import XCTest
 @testable import FoldKit
 
 /// The analytic parts of verify's per-layer tolerance, recomputed by hand from the documented formula
-/// (Sources/FoldKit/Verify/ToleranceBudget.swift, Docs/Verify.md "Tolerance"):
+/// (Sources/FoldKitVerify/ToleranceBudget.swift, Docs/Verify.md "Tolerance"):
 ///
 ///     floor(layer) = 16 * u * sqrt(K) * max|ref|   (float32, u = 2^-24);  16 * 2^-11 * max|ref| (float16 storage)
 ///     carried(layer) = gain * (largest or sum of the inputs' allowances) + floor, for layers with gain <= 1

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// The split of one product across cores: parts cover the long side exactly, in aligned blocks, and the
 /// split products (every transpose combination) equal a float64 reference.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// GEMM, pointwise and depthwise convolution paths against a direct 7-loop convolution written here in Double.
 final class ConvolutionKernelTests: XCTestCase {

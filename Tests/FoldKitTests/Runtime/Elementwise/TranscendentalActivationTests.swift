@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// Accuracy in ulps of the vectorised transcendental activations (TranscendentalActivation, VectorMath)
 /// over the whole input range: subnormal to largest finite magnitudes, both signs, the formulas'

@@ -3,6 +3,7 @@ import FoldKitTestSupport
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// `ExecutorPass` with `.outputsOnly` holds exactly the outputs a later layer still reads (plus the network's
 /// outputs), on route/shortcut/head graphs, and still computes what a run keeping everything computes.

@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// The executor as a whole: float32 against float64, float16 storage, output retention, input checks.
 final class ExecutorTests: XCTestCase {

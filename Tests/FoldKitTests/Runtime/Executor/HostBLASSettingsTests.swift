@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// A program that links FoldKit keeps its own BLAS settings: running a network changes no OpenBLAS thread
 /// count, whichever `ProductThreading` the executor uses.

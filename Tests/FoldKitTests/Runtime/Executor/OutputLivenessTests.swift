@@ -2,6 +2,7 @@ import FoldKitTestSupport
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// `OutputLiveness`: the last reader of every output on route/shortcut graphs, and that releasing by it
 /// never drops an output a later layer still reads.

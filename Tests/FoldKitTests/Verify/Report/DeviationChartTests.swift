@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitVerify
 
 /// `XMLText` escapes what XML reserves, and `DeviationChart` places values on its log axis as documented.
 final class DeviationChartTests: XCTestCase {

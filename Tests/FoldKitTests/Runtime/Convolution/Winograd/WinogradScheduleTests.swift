@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// Which Winograd layers run in blocks, how the blocks split the tiles, and the tile-row walk of a block.
 final class WinogradScheduleTests: XCTestCase {

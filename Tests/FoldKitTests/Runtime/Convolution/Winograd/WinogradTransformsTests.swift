@@ -2,6 +2,7 @@ import FoldKitCore
 import XCTest
 
 @testable import FoldKit
+@testable import FoldKitRuntime
 
 /// The C transforms (`WinogradTransforms`) against a kernel-by-kernel and tile-by-tile evaluation of the same
 /// formulas in Swift, to the bit. Weights: runs of 1 to 300 kernels (across the C code's 64-kernel chunks),

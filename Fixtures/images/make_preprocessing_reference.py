@@ -1,4 +1,4 @@
-"""Independent reference for FoldKit's letterbox and center-crop (Sources/FoldKit/Image/ImagePreprocessing.swift).
+"""Independent reference for FoldKit's letterbox and center-crop (Sources/FoldKitIO/Image/ImagePreprocessing.swift).
 
 Writes noise.png (22 x 13 pixels, a gradient plus seeded noise, so every pixel differs) and, for each case,
 noise.png.<mode><W>x<H>.npy: the network input as float32, channel-major RGB (3, H, W), values / 255.

@@ -60,7 +60,7 @@ final class PlatformSHA256Tests: XCTestCase {
         let folder = try TestData.temporaryDirectory("foldkit-sha256")
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         var generator = SystemRandomNumberGenerator()
-        for length in [0, 55, 56, 63, 64, 65, 1000, 3 << 20] {
+        for length in [0, 55, 56, 63, 64, 65, 1000, 65_537] {
             let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let file = folder.appendingPathComponent("\(length).bin")
             try bytes.write(to: file)

@@ -1,0 +1,1 @@
+../../../FoldKitPlugin/ConvertCommands.swift

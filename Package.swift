@@ -17,14 +17,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // onnx's messages (FoldKitONNXProto: the TensorProto files of `foldkit fixtures --onnx`, ...); their Swift
         // code is generated once and committed (Fixtures/onnx/generate-swift.sh), no build plugin.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
-        // System libraries (Debian: libopenblas-dev, libhdf5-dev, zlib1g-dev).
+        // System libraries (Debian: libopenblas-dev, libhdf5-dev, zlib1g-dev, libssl-dev).
         .systemLibrary(
             name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
@@ -37,6 +36,10 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // OpenSSL's libcrypto: SHA-256 on Linux (FoldKitBlobFormat's PlatformSHA256); Apple uses CryptoKit.
+        .systemLibrary(
+            name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // Array exp/expm1/log1p/tanh: SLEEF (Debian: libsleef-dev) on Linux, AVX2 chosen at run time.
         // The CPU feature test behind the AVX2 builds of the C targets below.
@@ -54,9 +57,11 @@ let package = Package(
         // The per-element passes of verify's layer comparison, vectorised; AVX2 chosen at run time.
         .target(name: "CDeviationScan", dependencies: ["CCPUFeatures"]),
 
-        // The blob format: manifest types, tensor roles, layouts, dtypes, the folder reader. Foundation only
-        // (and CryptoKit where the platform has it), so an app reading blobs links nothing else.
-        .target(name: "FoldKitBlobFormat", dependencies: ["FoldKitCore"]),
+        // The blob format: manifest types, layouts, dtypes, the folder reader. Foundation and the platform's
+        // SHA-256 only (CryptoKit on Apple, libcrypto on Linux), so an app reading blobs links nothing else.
+        .target(
+            name: "FoldKitBlobFormat",
+            dependencies: ["FoldKitCore", .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]),
         // Detection heads: their parameters, box decoding and NMS, shared by verify and an app's
         // FoldKitLoader. Foundation only.
         .target(name: "FoldKitDetection", dependencies: ["FoldKitCore"]),
@@ -90,7 +95,7 @@ let package = Package(
             dependencies: [
                 "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitONNX", "FoldKitONNXProto",
                 "FoldKitRuntime", "CTurboJPEG", "CPNG", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Verification: the original against the folded network (or an engine's outputs), per layer and
         // precision, boxes, float16 hazards, the report and the audit page.
@@ -118,7 +123,7 @@ let package = Package(
         .target(name: "FoldKitTestSupport", path: "Tests/FoldKitTestSupport"),
         .testTarget(
             name: "FoldKitBlobFormatTests",
-            dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitONNXTests", dependencies: ["FoldKitONNX", "FoldKitONNXProto", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDetectionTests", dependencies: ["FoldKitDetection", "FoldKitCore", "FoldKitTestSupport"]),
@@ -134,7 +139,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "FoldKitLoaderTests",
-            dependencies: ["FoldKitLoader", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["FoldKitLoader", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport"]),
         .testTarget(
             name: "FoldKitCLITests",
             dependencies: [

@@ -14,8 +14,8 @@ KIND=${1:-address}
 shift || true
 # swiftc has no -sanitize=undefined on Linux (`swift build --sanitize=undefined` fails: "unsupported
 # option"); Swift code traps on overflow and out-of-bounds access by itself in debug builds. So the
-# undefined run compiles the C code of the package (swift-crypto's BoringSSL; our C targets are
-# system-library headers only) with clang's -fsanitize=undefined, aborting on the first report.
+# undefined run compiles the C code of the package (our C targets: CCPUFeatures, CVectorMath, CWinograd,
+# CDeviationScan, CEarlySignals) with clang's -fsanitize=undefined, aborting on the first report.
 case $KIND in
     address) SCRATCH=.build-asan; BUILD_FLAGS=(--sanitize=address); TEST_FLAGS=(--sanitize=address) ;;
     undefined) SCRATCH=.build-ubsan; TEST_FLAGS=()

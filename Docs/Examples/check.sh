@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
 # Checks that the example package Docs/Examples/YoloFastest, once built, stays built (Docs/Plugin.md,
-# "Rebuilds"):
+# "Rebuilds"). The example uses FoldKitBinaryPlugin, whose prebuilt `foldkit` comes from
+# Plugins/FoldKitBinaryPlugin/foldkit.artifactbundle.zip: make it first with Scripts/make-artifactbundle.sh.
 #   1. `swift build` (whatever state .build is in) puts yolo-fastest-1.1.blobs/ (manifest.json + every blob
-#      it lists) into the target's resource bundle, the example reads it back from Bundle.module, and no
-#      file of the FoldKit checkout gets a compiler warning;
+#      it lists) into the target's resource bundle, the example reads it back from Bundle.module and prints
+#      the boxes of dog.jpg, no file of the FoldKit checkout gets a compiler warning, and nothing of the
+#      command line (FoldKitCLI, ArgumentParser) is compiled: the plugin's tool is the prebuilt one;
 #   2. `swift build` with nothing changed runs no compile, link or wrap step and no conversion, and leaves
 #      the bundle's manifest.json alone;
 #   3. touching the .weights file (content unchanged, newer time) runs the conversion again, copies the new
 #      folder into the bundle, and compiles and links nothing but (at most) the example's own target.
 # SwiftPM 6.3 plans the build again on the first rebuild after a fresh .build (it always does, with or
-# without plugins) and, with a build-tool plugin, such a planning rebuilds the plugin's tool (Docs/Plugin.md
-# explains why). When build 1 started from a fresh .build, the script reports what build 2 ran and checks
-# rule 2 on build 3; otherwise it checks rule 2 on build 2. Steps are read from SwiftPM's "[i/n] ..." lines.
-# Prints the seconds each build took. Exit 0 when all hold, 1 with the failing check otherwise.
+# without plugins); with the prebuilt tool that planning builds nothing (Docs/Plugin.md explains why the
+# source-built plugin's does). When build 1 started from a fresh .build, rule 2 is checked on builds 2 and
+# 3 (build 2 may plan again, build 3 may not); otherwise on build 2. Steps are read from SwiftPM's
+# "[i/n] ..." lines. Prints the seconds each build took. Exit 0 when all hold, 1 with the failing check
+# otherwise.
 #
 # Usage: bash Docs/Examples/check.sh [--copy DIR] [swift build arguments, e.g. -c release]
 #   --copy DIR  check a copy of the example in DIR instead of the example in this checkout: DIR is made
 #               from Docs/Examples/YoloFastest when it holds no Package.swift, and either way its FoldKit
-#               dependency is pointed at this checkout (or at $FOLDKIT_ROOT when set). DIR must be on a file
-#               system that may run programs (not a noexec /tmp).
+#               and FoldKitBinaryPlugin dependencies are pointed at this checkout (or at $FOLDKIT_ROOT when
+#               set). DIR must be on a file system that may run programs (not a noexec /tmp).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 foldkit=$(cd "${FOLDKIT_ROOT:-$here/../..}" && pwd)
@@ -33,15 +36,22 @@ if [ "${1:-}" = "--copy" ]; then
     rm -rf "$package/.build"
   fi
   package=$(cd "$package" && pwd)
-  # The example names its FoldKit dependency `.package(name: "FoldKit", path: "...")`; point it here.
-  sed -i.orig -E 's|(\.package\(name: "FoldKit", path: )"[^"]*"|\1"'"$foldkit"'"|' "$package/Package.swift"
+  # The example names its dependencies `.package(name: "FoldKit", path: "...")` and
+  # `.package(name: "FoldKitBinaryPlugin", path: "...")`; point them here.
+  sed -i.orig -E -e 's|(\.package\(name: "FoldKit", path: )"[^"]*"|\1"'"$foldkit"'"|' \
+    -e 's|(\.package\(name: "FoldKitBinaryPlugin", path: )"[^"]*"|\1"'"$foldkit/Plugins/FoldKitBinaryPlugin"'"|' "$package/Package.swift"
   rm -f "$package/Package.swift.orig"
-  grep -q "path: \"$foldkit\"" "$package/Package.swift" || {
+  grep -q "path: \"$foldkit\"" "$package/Package.swift" && grep -q "path: \"$foldkit/Plugins/FoldKitBinaryPlugin\"" "$package/Package.swift" || {
     echo "check.sh: FAIL: could not point $package/Package.swift at $foldkit" >&2
     exit 1
   }
 fi
+[ -f "$foldkit/Plugins/FoldKitBinaryPlugin/foldkit.artifactbundle.zip" ] || {
+  echo "check.sh: FAIL: no $foldkit/Plugins/FoldKitBinaryPlugin/foldkit.artifactbundle.zip: run bash Scripts/make-artifactbundle.sh in $foldkit first" >&2
+  exit 1
+}
 cd "$package"
+args=("$@")
 echo "package $package, FoldKit $foldkit"
 model=Sources/YoloFastestExample/Model/yolo-fastest-1.1
 log=$(mktemp)
@@ -82,6 +92,8 @@ fresh=no
 [ -f ".build/$config.yaml" ] || fresh=yes
 echo "build 1 (fresh .build: $fresh)"
 build "$@"
+cli=$(compiles | grep -E '^(Compiling|Emitting module|Linking|Wrapping AST|Merging module) (FoldKitCLI|ArgumentParser|foldkit)( |$)' || true)
+[ -z "$cli" ] || fail "the build compiled FoldKit's command line although the plugin's foldkit is prebuilt:"$'\n'"$(echo "$cli" | head -5)"
 # Warnings in FoldKit's own files (a dependency's, such as ZIPFoundation's unhandled-file note, are theirs).
 warnings=$(grep -E "^$foldkit/[^:]+:[0-9]+:[0-9]+: warning:" "$log" | sort -u || true)
 [ -z "$warnings" ] || fail "FoldKit's own code has compiler warnings in the example's build:"$'\n'"$warnings"
@@ -96,26 +108,40 @@ files=$(grep -o '"file" *: *"[^"]*"' "$blobs/manifest.json" | sed 's/.*"\([^"]*\
 for f in $files; do [ -f "$blobs/$f" ] || fail "$blobs/$f listed in manifest.json but missing"; done
 echo "  $(echo "$files" | wc -l) blobs + manifest.json in $blobs"
 "$bin/YoloFastestExample" >"$log" 2>&1 || { cat "$log" >&2; fail "the example could not read its blobs"; }
-tail -1 "$log"
+grep -q " boxes in dog.jpg" "$log" || { cat "$log" >&2; fail "the example printed no boxes of dog.jpg"; }
+sed -n '/ boxes in dog.jpg/,$p' "$log"
 
+# Builds with nothing changed: no compile, link or conversion, manifest.json left alone. After a fresh
+# .build the first of them may be planned again (SwiftPM's, Docs/Plugin.md; it then copies the unchanged
+# blob folder into the bundle again), the second may not.
+nothing_changed() {
+  touch "$marker"
+  sleep 1
+  echo "build $1 (nothing changed$([ "$2" = may-plan ] && echo "; SwiftPM plans again after a fresh .build"))"
+  build ${args[@]+"${args[@]}"}
+  if [ "$2" != may-plan ]; then planned && fail "SwiftPM planned the build again although nothing changed"; fi
+  ran=$(compiles)
+  [ -z "$ran" ] || fail "a build with nothing changed compiled or linked:"$'\n'"$ran"
+  [ -z "$(converts)" ] || fail "a build with nothing changed ran foldkit convert again"
+  if [ -n "$(find "$blobs/manifest.json" -newer "$marker")" ]; then
+    # A planned build copies the generated folder into the bundle again (SwiftPM's resource copy, not a
+    # conversion: the plugin's output is unchanged); a build that is not planned must leave it alone.
+    [ "$2" = may-plan ] && planned || fail "manifest.json was rewritten by a build with nothing changed"
+    echo "  no compile, link or conversion; the planned build copied the unchanged blob folder into the bundle again"
+  else
+    echo "  no compile, link or conversion; manifest.json untouched"
+  fi
+}
 if [ "$fresh" = yes ]; then
-  echo "build 2 (nothing changed; SwiftPM plans again after a fresh .build)"
-  build "$@"
-  planned || echo "  (SwiftPM did not plan again this time)"
+  nothing_changed 2 may-plan
+  nothing_changed 3 no-plan
+  next=4
+else
+  nothing_changed 2 no-plan
+  next=3
 fi
 
-touch "$marker"
-sleep 1
-echo "build $([ "$fresh" = yes ] && echo 3 || echo 2) (nothing changed)"
-build "$@"
-planned && fail "SwiftPM planned the build again although nothing changed"
-ran=$(compiles)
-[ -z "$ran" ] || fail "a build with nothing changed compiled or linked:"$'\n'"$ran"
-[ -z "$(converts)" ] || fail "a build with nothing changed ran foldkit convert again"
-[ -z "$(find "$blobs/manifest.json" -newer "$marker")" ] || fail "manifest.json was rewritten by a build with nothing changed"
-echo "  no compile, link or conversion; manifest.json untouched"
-
-echo "build $([ "$fresh" = yes ] && echo 4 || echo 3) (touched $model.weights)"
+echo "build $next (touched $model.weights)"
 touch "$model.weights"
 build "$@"
 [ -n "$(converts)" ] || fail "touching the weights did not run foldkit convert"

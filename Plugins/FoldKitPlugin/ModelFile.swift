@@ -23,7 +23,7 @@ struct ModelFile {
                 if present.contains(weights.path) {
                     models.append(ModelFile(stem: stem, files: [file, weights], names: namesFile(beside: file)))
                 } else {
-                    Diagnostics.warning("\(file.path): no \(weights.lastPathComponent) beside it, so FoldKitPlugin does not convert it")
+                    Diagnostics.warning("\(file.path): no \(weights.lastPathComponent) beside it, so FoldKit's plugin does not convert it")
                 }
             case "h5", "hdf5", "keras":
                 models.append(ModelFile(stem: stem, files: [file], names: namesFile(beside: file)))

@@ -5,7 +5,7 @@ import XCTest
 @testable import FoldKit
 
 /// The example package Docs/Examples/YoloFastest: the model it ships is the unmodified upstream copy its
-/// SOURCE.txt describes, and (slow, opt-in) FoldKitPlugin regenerates its blobs exactly when the model
+/// SOURCE.txt describes, and (slow, opt-in) FoldKitBinaryPlugin regenerates its blobs exactly when the model
 /// changes (Docs/Plugin.md).
 final class ExamplePackageTests: XCTestCase {
     private let example = TestData.repositoryRoot.appendingPathComponent("Docs/Examples")
@@ -31,11 +31,12 @@ final class ExamplePackageTests: XCTestCase {
         XCTAssertEqual(Set(checked), ["yolo-fastest-1.1.cfg", "yolo-fastest-1.1.weights", "coco.names", "dog.jpg"])
     }
 
-    /// Builds the example package through Docs/Examples/check.sh: a first build (no FoldKit file may get a
-    /// compiler warning), a rebuild with nothing changed that must compile, link and convert nothing (after
-    /// the one extra planned build SwiftPM makes following a fresh .build, Docs/Plugin.md "Rebuilds"), and a
-    /// rebuild after touching the weights that must convert again and compile nothing of FoldKit. It builds
-    /// FoldKit once more in the example's own .build folder, so it runs only with FOLDKIT_SLOW_TESTS=1.
+    /// Builds the example package through Docs/Examples/check.sh: a first build (nothing of the command line
+    /// compiled, no FoldKit file may get a compiler warning, the app prints the boxes of dog.jpg), rebuilds
+    /// with nothing changed that must compile, link and convert nothing, and a rebuild after touching the
+    /// weights that must convert again and compile nothing of FoldKit. It needs the prebuilt foldkit
+    /// (`bash Scripts/make-artifactbundle.sh`) and builds FoldKit once more in the example's own .build
+    /// folder, so it runs only with FOLDKIT_SLOW_TESTS=1.
     func testPluginRegeneratesBlobsOnlyWhenTheModelChanges() throws {
         guard ProcessInfo.processInfo.environment["FOLDKIT_SLOW_TESTS"] == "1" else {
             throw XCTSkip(

@@ -12,8 +12,9 @@ import XCTest
 
 /// Every report names the tool version and the SHA-256 of every file it read (Docs/CLI.md "JSON
 /// documents", Docs/Verify.md "Provenance"): verify's text, JSON and audit page, and the --json documents
-/// of convert, inspect and fixtures. Each digest is compared with one computed here by the portable
-/// implementation (`BlobChecksum`, independent of the swift-crypto code the tool hashes with).
+/// of convert, inspect and fixtures. Each digest is compared with one computed here from the whole file
+/// (`BlobChecksum`; the tool hashes in chunks as it reads), whose digest `PlatformSHA256Tests` checks
+/// against the NIST vectors and coreutils' `sha256sum`.
 final class ProvenanceTests: XCTestCase {
     private func temporaryFolder() throws -> URL {
         let dir = try TestData.temporaryDirectory("foldkit-provenance")

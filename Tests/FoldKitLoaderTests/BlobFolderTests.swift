@@ -1,4 +1,3 @@
-import Crypto
 import FoldKitBlobFormat
 import FoldKitDarknet
 import FoldKitLoader
@@ -89,7 +88,7 @@ final class BlobFolderTests: XCTestCase {
         let error = loaderError { _ = try BlobFolder(url: url) }
         XCTAssertEqual(error?.kind, .checksumMismatch)
         XCTAssertEqual(error?.file, "conv3_W.bin")
-        XCTAssertEqual(error?.found, SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(error?.found, PlatformSHA256.hex(of: bytes))
         XCTAssertNotEqual(error?.expected, error?.found)
         let unchecked = try BlobFolder(url: url, options: .init(verifyChecksums: false))
         XCTAssertEqual(unchecked.tensor(named: "conv3_W")?.data, bytes)

@@ -1,4 +1,3 @@
-import Crypto
 import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
@@ -38,7 +37,7 @@ final class BlobFileSink: @unchecked Sendable {
     /// Blobs whose first chunk was written and whose last was not (used on the write queue only).
     private var openFiles: [Int: OutputFile] = [:]
     /// Digests of blobs whose last chunk was not hashed yet (used on the hash queue only).
-    private var openDigests: [Int: SHA256] = [:]
+    private var openDigests: [Int: PlatformSHA256] = [:]
 
     /// `slots` buffers may be in flight at once (borrowed or queued); `borrow` waits for one to come back.
     /// Buffers are allocated with room for at least `capacity` floats (the largest chunk, if known).
@@ -210,8 +209,8 @@ final class BlobFileSink: @unchecked Sendable {
             openDigests = [:]
             return
         }
-        var hasher = openDigests.removeValue(forKey: key) ?? SHA256()
-        hasher.update(bufferPointer: bytes)
+        let hasher = openDigests.removeValue(forKey: key) ?? PlatformSHA256()
+        hasher.update(bytes)
         if dtype == .float16 ? Self.holdsNonFiniteHalf(bytes) : Self.holdsNonFinite(bytes) {
             lock.lock()
             nonFinite.insert(key)

@@ -1,4 +1,4 @@
-import Crypto
+import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 
@@ -54,10 +54,10 @@ public struct FileDigest: Codable, Equatable, Sendable {
     /// cannot be read.
     public static func of(_ path: String, role: Role, note: String? = nil) throws -> FileDigest {
         var bytes = 0
-        var hasher = SHA256()
+        let hasher = PlatformSHA256()
         try RawFile.forEachChunk(of: path) { chunk in
             bytes += chunk.count
-            hasher.update(bufferPointer: chunk)
+            hasher.update(chunk)
         }
         return FileDigest(role: role, path: path, bytes: bytes, sha256: Checksum.hex(hasher.finalize()), note: note)
     }

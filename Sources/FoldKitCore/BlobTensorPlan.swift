@@ -1,4 +1,4 @@
-/// One blob an operation writes (Docs/BlobFormat.md, "Blob files"): its role, file-name suffix
+/// One blob an operation writes (Docs/BlobFormat.md, "What is written per layer"): its role, file-name suffix
 /// (`conv12_W.bin` has `W`), the tensor (nil: `fill` repeated `count` times, as a missing bias is zeros)
 /// and how it is stored.
 public struct BlobTensorPlan: Sendable {

@@ -417,6 +417,11 @@ def float64_outputs(model, x):
         config = json.loads(json.dumps(model.get_config()).replace('"float32"', '"float64"'))
         clone = model.__class__.from_config(config)
         clone.set_weights([np.asarray(w, dtype=np.float64) for w in model.get_weights()])
+        # Keras 3's Normalization normalises with the mean and variance finalize_state() derives from its
+        # weights (set_weights in generate_layers): a model-level set_weights leaves the clone's initial ones.
+        for layer in leaves(clone):
+            if type(layer).__name__ == "Normalization" and hasattr(layer, "finalize_state"):
+                layer.finalize_state()
         outputs = clone(x.astype(np.float64), training=False)
         outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         result = [np.asarray(o, dtype=np.float64) for o in outputs]

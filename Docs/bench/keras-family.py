@@ -6,7 +6,12 @@ through `foldkit fixtures --input` and compared with Keras's own prediction, the
 in float32 and with --fp16. Writes a markdown table, one row per file.
 
   python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR[,SUBSTR...]] [--tmp DIR] [--out TABLE.md]
-                                     [--foldkit PATH] [--timeout SECONDS] [--keep]
+                                     [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines]
+
+--engines: instead of fixtures and verify, `foldkit export --format onnx --input` (the same input) on each file,
+ONNX Runtime (CPU) on the exported model, its outputs (NCHW, transposed to Keras's NHWC) against Keras's own
+prediction within the same tolerance, and `foldkit verify --engine-outputs` on them (exit 0); needs onnx and
+onnxruntime too.
 
 Why the choices:
 - `weights=None` (no download), the smallest input each network accepts, `classes=10` and
@@ -412,6 +417,11 @@ def float64_outputs(model, x):
         config = json.loads(json.dumps(model.get_config()).replace('"float32"', '"float64"'))
         clone = model.__class__.from_config(config)
         clone.set_weights([np.asarray(w, dtype=np.float64) for w in model.get_weights()])
+        # Keras 3's Normalization normalises with the mean and variance finalize_state() derives from its
+        # weights (set_weights in generate_layers): a model-level set_weights leaves the clone's initial ones.
+        for layer in leaves(clone):
+            if type(layer).__name__ == "Normalization" and hasattr(layer, "finalize_state"):
+                layer.finalize_state()
         outputs = clone(x.astype(np.float64), training=False)
         outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
         result = [np.asarray(o, dtype=np.float64) for o in outputs]
@@ -508,6 +518,137 @@ def check_file(case, foldkit, timeout, folder):
     return row
 
 
+def to_keras_layout(array, reference):
+    """An engine's output in Keras's layout: FoldKit's graph outputs are NCHW [1, C, H, W] where Keras's are
+    NHWC (1, H, W, C), so a rank-4 output is transposed first; vectors are [1, C] in both. Then reshaped to
+    Keras's shape (a Keras (1, L, C) output is [1, C, L, 1] in the graph)."""
+    array = np.asarray(array)
+    if array.ndim == 4:
+        array = array.transpose(0, 2, 3, 1)
+    return array.reshape(reference.shape)
+
+
+def check_engines(case, foldkit, timeout, folder):
+    """--engines: `foldkit export --format onnx --input` (the input the fixtures step is given), ONNX Runtime
+    (CPU) on the exported model, its outputs against Keras's own prediction (float64 when there is one, as
+    `compare`; within TOLERANCE of the largest value), and `foldkit verify --engine-outputs` on them.
+    Returns the row's fields."""
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    export = case["file"] + ".onnx"
+    shutil.rmtree(export, ignore_errors=True)
+    code, text, seconds = run([foldkit, "export", case["file"], "--format", "onnx", "--input", case["input"], "--out", export],
+                              timeout)
+    row = dict(seconds=seconds, verify32="-", deviation=None)
+    if code == "timeout":
+        row["status"] = f"timeout ({timeout} s) in export"
+        return row
+    if code != 0:
+        row["status"] = "refused: " + first_line(text)
+        row["refusal"] = first_line(text)
+        return row
+    path = os.path.join(export, "model.onnx")
+    cases = os.path.join(export, "test_data_set_0")
+    problems = []
+    try:
+        onnx.checker.check_model(path, full_check=True)
+    except Exception as error:
+        problems.append(f"onnx.checker full_check: {first_line(str(error))}")
+    model = onnx.load(path)
+    metadata = {p.key: p.value for p in model.metadata_props}
+    outputs = json.loads(metadata.get("foldkit.outputs", "[]"))
+    names = [o.name for o in model.graph.output]
+    del model
+    x = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, "input_0.pb")))
+    try:
+        session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+        computed = dict(zip(names, session.run(names, {"input": x})))
+        del session
+    except Exception as error:
+        row["status"] = f"ONNX Runtime refused: {type(error).__name__}: {first_line(str(error))}"
+        return row
+    # ORT against FoldKit's float64 reference in test_data_set_0 (engine_check.py's step 2).
+    own = 0.0
+    for k, name in enumerate(names):
+        reference = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, f"output_{k}.pb"))).astype(np.float64)
+        own = max(own, relative(computed[name], reference))
+    row["ort_ref"] = own
+    # ORT against Keras: each Keras output is the graph output of the layer of that name.
+    layer_of = {o["name"]: o["layerName"] for o in outputs}
+    worst, worst32 = 0.0, 0.0
+    references = case.get("outputs64") or case["outputs"]
+    for index, keras_name in enumerate(case["names"]):
+        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
+                 or layer_of.get(n, "").endswith("/" + keras_name)]
+        if not match and len(names) == len(case["names"]) == 1:
+            match = names
+        if not match:
+            problems.append(f"no graph output for Keras output {keras_name}")
+            continue
+        found = computed[match[-1]]
+        if np.asarray(found).size != references[index].size:
+            problems.append(f"output {match[-1]}: shape {list(np.shape(found))} against Keras {list(references[index].shape)}")
+            continue
+        ours = to_keras_layout(found, references[index]).astype(np.float64)
+        if not np.all(np.isfinite(ours)):
+            problems.append(f"output {match[-1]}: non-finite values")
+            continue
+        worst = max(worst, relative(ours, references[index].astype(np.float64)))
+        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
+    row["deviation"] = worst
+    row["ort_keras32"] = worst32
+    if case.get("outputs64"):
+        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
+    # verify --engine-outputs on ORT's outputs, one <name>.npy each.
+    engine = os.path.join(export, "onnxruntime")
+    os.makedirs(engine, exist_ok=True)
+    for name, array in computed.items():
+        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
+    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
+                            os.path.join(cases, "input_0.pb"), "--quiet"], timeout)
+    row["verify32"] = str(code)
+    row["seconds"] += took
+    if code not in (0, "timeout") and code != 2:
+        problems.append("verify --engine-outputs: " + first_line(text))
+    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
+        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
+    shutil.rmtree(export, ignore_errors=True)
+    return row
+
+
+def write_engine_table(rows, path, header):
+    lines = [header, "",
+             "ORT vs Keras: max |ort - keras| / max |keras| against Keras's float64 prediction (its float32 one where"
+             " marked f32), ORT's NCHW outputs transposed to Keras's NHWC; ORT vs Keras f32: the same against Keras's"
+             " float32 prediction; Keras f32 vs f64: Keras's own spread; ORT vs FoldKit: against export's"
+             " test_data_set_0 (FoldKit's float64 reference); verify: `foldkit verify --engine-outputs` on ORT's outputs.", "",
+             "| network | file | preprocessing | status | ORT vs Keras | ORT vs Keras f32 | Keras f32 vs f64 | ORT vs FoldKit |"
+             " verify | s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        deviation = "-" if r.get("deviation") is None else f"{r['deviation']:.1e}" + ("" if "keras32" in r else " f32")
+        cells = [f"{r[k]:.1e}" if r.get(k) is not None else "-" for k in ("ort_keras32", "keras32", "ort_ref")]
+        status = r["status"].replace("|", "\\|")
+        lines.append(f"| {r['network']} | {r['kind']} | {r['preprocessing']} | {status} | {deviation} | {' | '.join(cells)} | "
+                     f"{r.get('verify32', '-')} | {r.get('seconds', 0):.0f} |")
+    files = [r for r in rows if r.get("file")]
+    counts = {
+        "engine matches": sum(r["status"] == "engine matches" for r in files),
+        "mismatch": sum(r["status"].startswith("mismatch") for r in files),
+        "refused": sum(r["status"].startswith("refused") for r in files),
+        "ONNX Runtime refused": sum(r["status"].startswith("ONNX Runtime") for r in files),
+        "timeout": sum(r["status"].startswith("timeout") for r in files),
+    }
+    verified = [r for r in files if r.get("verify32") not in (None, "-")]
+    lines += ["", f"**{len(files)} files**: " + ", ".join(f"{v} {k}" for k, v in counts.items()) +
+              f"; verify --engine-outputs exit 0 on {sum(r['verify32'] == '0' for r in verified)} of {len(verified)}."
+              f" Not built: {sum(not r.get('file') for r in rows)} (network absent from that framework, or not saved)."]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 # --- the table -------------------------------------------------------------------------------------
 
 def refusal_cause(message):
@@ -594,8 +735,11 @@ def main():
     parser.add_argument("--timeout", type=float, default=300, help="seconds per foldkit run")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--keep", action="store_true", help="keep the saved files (they can reach GBs)")
+    parser.add_argument("--engines", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "onnx, ONNX Runtime against Keras, verify --engine-outputs (needs onnx and onnxruntime)")
     args = parser.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
+    table = write_engine_table if args.engines else write_table
     rows = []
     for name, preprocessing, rescaled, builder in jobs(args.quick, args.only.lower()):
         wanted = [part for part in args.only.lower().split(",") if part]
@@ -629,16 +773,21 @@ def main():
             if "problem" in case:
                 row.update(status=case["problem"])
             else:
-                row.update(file=case["file"], **check_file(case, args.foldkit, args.timeout, folder))
+                check = check_engines if args.engines else check_file
+                row.update(file=case["file"], **check(case, args.foldkit, args.timeout, folder))
             rows.append(row)
             print(f"{stem:38} {kind:11} {row['status'][:110]}  [{row.get('verify32', '-')}/{row.get('verify16', '-')}]",
                   file=sys.stderr, flush=True)
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
-        write_table(rows, args.out, f"Keras family ({len(rows)} rows so far; {time.time() - started:.0f} s last network)")
+        table(rows, args.out, f"Keras family ({len(rows)} rows so far; {time.time() - started:.0f} s last network)")
     header = (f"Keras family: TensorFlow {tf.__version__}, Keras {keras.__version__}, tf_keras {tf_keras.__version__}; "
               f"tolerance {TOLERANCE:g} x max|Keras|; `{' '.join(sys.argv)}`")
-    write_table(rows, args.out, header)
+    if args.engines:
+        import onnx
+        import onnxruntime
+        header = header.replace("; tolerance", f"; onnx {onnx.__version__}, onnxruntime {onnxruntime.__version__}; tolerance")
+    table(rows, args.out, header)
     print("table in", args.out, file=sys.stderr)
 
 

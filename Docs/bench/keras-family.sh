@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Keras reference family (Docs/bench/keras-family.py) with a foldkit build and writes its table.
 # Needs python3 with tensorflow-cpu and tf-keras (pip install tensorflow-cpu tf-keras). Extra arguments
-# go to the script: --quick (one network per family), --only SUBSTR, --timeout SECONDS, --keep.
+# go to the script: --quick (one network per family), --only SUBSTR, --timeout SECONDS, --keep, --engines
+# (export to onnx, ONNX Runtime against Keras, verify --engine-outputs).
 #   FOLDKIT=path/to/foldkit TMP=dir OUT=table.md bash Docs/bench/keras-family.sh --quick
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -24,7 +24,8 @@ final class LoaderDependencyTests: XCTestCase {
 
         for (target, allowed) in [
             ("FoldKitLoader", ["Foundation", "FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
-            ("FoldKitBlobFormat", ["Foundation", "CryptoKit", "CLibCrypto", "FoldKitCore"]), ("FoldKitDetection", ["Foundation", "Dispatch", "FoldKitCore"]),
+            ("FoldKitBlobFormat", ["Foundation", "CryptoKit", "CLibCrypto", "FoldKitCore"]),
+            ("FoldKitDetection", ["Foundation", "Dispatch", "FoldKitCore"]),
             ("FoldKitCore", ["Foundation", "Dispatch", "Glibc", "Darwin"]),
         ] {
             let folder = TestData.repositoryRoot.appendingPathComponent("Sources/\(target)")

@@ -1,4 +1,3 @@
-import FoldKitBlobFormat
 import XCTest
 
 @testable import FoldKitCore

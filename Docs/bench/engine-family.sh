@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs Fixtures/engines/engine_check.py (foldkit export --format onnx, onnx.checker full_check, ONNX Runtime and
 # OpenVINO on test_data_set_0, foldkit verify --engine-outputs) over every cfg of darknet's own cfg folder
-# (../shared/darknet-cfg-all and its yolov1/), seeded weights (seed-weights --seed SEED --generator he), at
+# (../shared/darknet-cfg-all and its yolov1/), seeded weights (seed-weights --seed SEED --generator GENERATOR, default he), at
 # SIZE x SIZE (160; cfgs with [connected], [local] or [crop] at their own size, which those fix; yolov4-p6,
 # yolov4-sam-mish-csp-reorg-bfm and cspx-p7-mish(_hp) at 256, whose routes join grids darknet also refuses to
 # join at 160), first in float32, then with --dtype float16. yolo9000 reads its data/9k.tree (tree= in the cfg).
@@ -13,7 +13,9 @@
 # --engine-outputs exit per engine, seconds, the first error or failure; float16: exit, model bytes
 # float16 / float32 (<= 0.55), verify --fp16 exit per engine and the float16 hazard it names when it exits 2.
 # Needs a release build (swift build -c release) and python3 with onnx, onnxruntime, openvino (.ci/install).
-#   FOLDKIT=path/to/foldkit SIZE=160 SEED=1 OUT=dir bash Docs/bench/engine-family.sh
+# he weights saturate some networks' outputs (a softmax one-hot, logistic heads at exactly 0 or 1), which then
+# match whatever the engines compute up to a sign-preserving error: GENERATOR=uniform reruns those unsaturated.
+#   FOLDKIT=path/to/foldkit SIZE=160 SEED=1 GENERATOR=he OUT=dir bash Docs/bench/engine-family.sh
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FOLDKIT=${FOLDKIT:-$ROOT/.build/release/foldkit}
@@ -22,6 +24,7 @@ ALL=${CFG_ALL:-$SHARED/darknet-cfg-all}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/engine-family.XXXXXX")}
 SIZE=${SIZE:-160}
 SEED=${SEED:-1}
+GENERATOR=${GENERATOR:-he}
 TIMEOUT=${TIMEOUT:-3600}
 CHECK="$ROOT/Fixtures/engines/engine_check.py"
 # Refused by design: recurrent and binary (SOURCE.txt).
@@ -47,7 +50,7 @@ for cfg in "$ALL"/*.cfg "$ALL"/yolov1/*.cfg; do
   weights="$stem.weights"
   if [ -n "${REPORT_ONLY:-}" ]; then
     [ -s "$stem.seed.err" ] && grep -q error "$stem.seed.err" && seeded=no || seeded=yes
-  elif "$FOLDKIT" seed-weights "$cfg" --seed "$SEED" --generator he --out "$weights" > /dev/null 2> "$stem.seed.err"; then
+  elif "$FOLDKIT" seed-weights "$cfg" --seed "$SEED" --generator "$GENERATOR" --out "$weights" > /dev/null 2> "$stem.seed.err"; then
     seeded=yes
   else
     seeded=no

@@ -262,7 +262,7 @@ public struct VerificationReport: Codable, Equatable, Sendable {
                 lines.append(String(format: "  folded only: class %d score %.4f", extra.classIndex, extra.score))
             }
             lines.append(
-                "before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold (borderline), \(d.clearlyUnpaired.count) clearly above it"
+                "before NMS: \(d.pairedBeforeNMS) boxes paired by head/cell/anchor/class; \(d.borderlineUnpaired) found by one network only with a score within \(format(Double(d.borderline))) of the threshold or within the head allowance's reach of it (borderline), \(d.clearlyUnpaired.count) clearly above it"
             )
             for box in d.clearlyUnpaired.prefix(10) {
                 lines.append(

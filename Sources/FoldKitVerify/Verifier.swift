@@ -257,6 +257,10 @@ public enum Verifier {
                 threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
                 frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
             settings.classDecisionHeads = DetectionDecoder.classDecisionHeads(of: original)
+            // A box found by one network only is judged against what the verdict allows the head's input
+            // in the precision the candidate's boxes come from (the last one run).
+            let allowances = Dictionary((verdicts.last?.layers ?? []).map { ($0.index, $0.allowed) }, uniquingKeysWith: { a, _ in a })
+            settings.reach = BoxDecisionReach.perHead(of: original, allowances: allowances)
             // The boxes move by what the precision alone costs: the control's boxes (the original network
             // in the same precision) measure it, and the folded boxes may lose at most
             // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than

@@ -16,9 +16,12 @@ import FoldKitDetection
 ///
 ///        borderline = max(1e-4, 4 x the largest score difference among paired boxes)
 ///
-///    (the other network's score for it is then just under the threshold). A head with a class tree
+///    (the other network's score for it is then just under the threshold), or when an allowed deviation
+///    of the head's input could make or lose it (`BoxDecisionReach`: the threshold lies within what the
+///    layer's allowance moves its objectness and class probability by). A head with a class tree
 ///    (YOLO9000) picks a box's one class where a probability crosses 0.5 (`ClassTree`): at a head, cell
-///    and anchor where a box found by one network only scores within `borderline` of 0.5, that decision
+///    and anchor where a box found by one network only scores within `borderline` of 0.5 (or within its
+///    reach), that decision
 ///    is borderline, and every box found by one network only there is too (the other network picked
 ///    another class).
 /// 4. Saturation: when the original has at least `saturatedCandidates` boxes above the threshold and at
@@ -47,6 +50,9 @@ enum BoxComparison {
         /// The heads (`Detection.head`) that pick one class per box where a probability crosses 0.5
         /// (heads with a class tree).
         var classDecisionHeads: Set<Int> = []
+        /// Per head (`Detection.head`), how far the verdict's allowance on its input moves the values that
+        /// decide a box (`BoxDecisionReach`); a head without one is judged by the score window alone.
+        var reach: [Int: BoxDecisionReach] = [:]
 
         init(
             threshold: Float, nmsIoU: Float, minimumIoU: Float, frame: ImageFrame, classNames: [String]? = nil,
@@ -75,11 +81,14 @@ enum BoxComparison {
         let borderline = max(1e-4, 4 * tally.largestScoreDifference)
         // Head, cell and anchor of the tree heads' class decisions that lie within `borderline` of 0.5.
         let unpaired = tally.referenceOnly + tally.candidateOnly
+        func withinReach(_ box: Detection) -> Bool { settings.reach[box.head]?.reaches(box, threshold: settings.threshold) ?? false }
         let borderlineDecisions = Set(
-            unpaired.filter { settings.classDecisionHeads.contains($0.head) && abs($0.score - ClassTree.decisionProbability) <= borderline }
-                .map { [$0.head, $0.cell, $0.anchor] })
+            unpaired.filter {
+                settings.classDecisionHeads.contains($0.head) && (abs($0.score - ClassTree.decisionProbability) <= borderline || withinReach($0))
+            }
+            .map { [$0.head, $0.cell, $0.anchor] })
         func isClear(_ box: Detection) -> Bool {
-            box.score - settings.threshold > borderline && !borderlineDecisions.contains([box.head, box.cell, box.anchor])
+            box.score - settings.threshold > borderline && !borderlineDecisions.contains([box.head, box.cell, box.anchor]) && !withinReach(box)
         }
         let clearly = unpaired.filter(isClear)
         // Step 4.

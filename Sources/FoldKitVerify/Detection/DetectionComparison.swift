@@ -70,7 +70,8 @@ public struct DetectionComparison: Codable, Equatable, Sendable {
     public var pairedBeforeNMS: Int
     /// How close to the threshold a score counts as borderline.
     public var borderline: Float
-    /// Boxes found by only one network whose score is within `borderline` of the threshold.
+    /// Boxes found by only one network whose score is within `borderline` of the threshold, or within the
+    /// reach of the head's allowance (`BoxDecisionReach`).
     public var borderlineUnpaired: Int
     /// Boxes found by only one network with a score clearly above the threshold.
     public var clearlyUnpaired: [Detection]

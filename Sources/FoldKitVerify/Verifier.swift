@@ -199,6 +199,14 @@ public enum Verifier {
                 {
                     hazards?.append(hazard)
                 }
+                // Engine outputs with --fp16 run no float32 candidate: the activations' range is the
+                // reference's (the network's own values on this input), so a float16 failure names values
+                // past 65504 as its cause, as `verify --fp16` does, rather than the first weight hazard.
+                if engineOutputs != nil, options.float16,
+                    let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: referenceOutput.map(Float.init))
+                {
+                    hazards?.append(hazard)
+                }
                 if case .detection = original.layers[index].kind {
                     // The boxes compared are the last precision's: float16 storage with --fp16.
                     candidateHeads[index] = candidate

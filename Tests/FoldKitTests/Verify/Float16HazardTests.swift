@@ -55,3 +55,36 @@ final class Float16HazardTests: XCTestCase {
         XCTAssertTrue(try Float16Hazard.scan(folded: safe).filter { $0.kind == .weightOverflow }.isEmpty)
     }
 }
+
+/// `verify --engine-outputs --fp16` runs no float32 candidate; the activations past 65504 it names come
+/// from the reference, so a float16 failure names them as its cause, ahead of a subnormal weight.
+final class EngineOutputFloat16HazardTests: XCTestCase {
+    func testEngineOutputsWithFloat16NameActivationsPastTheRange() throws {
+        var builder = NetworkBuilder(inputShape: ActivationShape(channels: 1, height: 2, width: 2))
+        // Layer 0: channel 1's weight is a float16 subnormal; layer 1: 1000 x the input passes 65504.
+        let small = Convolution(
+            inputChannels: 1, outputChannels: 2, kernelHeight: 1, kernelWidth: 1, weights: WeightTensor(shape: [2, 1, 1, 1], values: [1, 1e-6]),
+            bias: WeightTensor(shape: [2], values: [0, 0]))
+        try builder.append(kind: .convolution(small), inputs: [Network.inputIndex], source: LayerSource(file: "t", section: "[convolutional]"))
+        let large = Convolution(
+            inputChannels: 2, outputChannels: 1, kernelHeight: 1, kernelWidth: 1, weights: WeightTensor(shape: [1, 2, 1, 1], values: [1000, 0]),
+            bias: WeightTensor(shape: [1], values: [0]))
+        try builder.append(kind: .convolution(large), inputs: [0], source: LayerSource(file: "t", section: "[convolutional]"))
+        let network = Network(
+            format: .darknet, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsFirst, layers: builder.layers, outputs: [],
+            epsilonConvention: .darknet)
+        let input = ModelInput(values: [100, 90, 80, 70], origin: "test")
+        // The engine computed in float32: exact values, 1e5 and more, past float16's range.
+        let engine = [1: [100_000, 90_000, 80_000, 70_000] as [Float]]
+        var options = Verifier.Options(engineOutputs: "engine")
+        options.float16 = true
+        let report = try Verifier.verifyEngineOutputs(original: network, engineOutputs: engine, input: input, options: options)
+        let hazards = try XCTUnwrap(report.float16Hazards)
+        XCTAssertEqual(hazards.first { $0.kind == .activationOverflow }?.layer, 1, report.text())
+        XCTAssertEqual(hazards.first { $0.kind == .activationOverflow }?.magnitude, 100_000)
+        XCTAssertEqual(hazards.first { $0.kind == .weightSubnormal }?.layer, 0)
+        if let cause = report.float16FailureCause, !cause.isEmpty {
+            XCTAssertEqual(cause.first?.kind, .activationOverflow, report.text())
+        }
+    }
+}

@@ -38,6 +38,13 @@ struct ExportCommand: ParsableCommand {
     )
     var names: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Write test_data_set_0 (the input and FoldKit's float64 reference outputs, one forward pass of the original network); --no-test-data writes the model alone."
+    )
+    var testData = true
+
     @OptionGroup var durability: DurabilityArguments
     @OptionGroup var output: OutputOptions
 
@@ -64,15 +71,17 @@ struct ExportCommand: ParsableCommand {
         let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout)
         let result = try ONNXModelExport.write(
             network: network, input: given, options: options, classNames: classNames, to: URL(fileURLWithPath: out),
-            durable: durability.durable, productThreading: tuning.productThreading)
+            durable: durability.durable, productThreading: tuning.productThreading, testData: testData)
         let summary = result.summary
         console.say(
             "wrote \(ONNXModelExport.modelFileName) (\(String(format: "%.2f", Double(summary.bytes) / 1_000_000)) MB, opset \(opset), \(dtype.rawValue), input \(inputLayout.rawValue)): \(summary.nodes) nodes, \(summary.initializers) initializers, to \(out)"
         )
         console.say("outputs: " + result.outputs.map { "\($0.name) \($0.shape.map(String.init).joined(separator: "x"))" }.joined(separator: ", "))
-        console.say(
-            "test_data_set_0: input_0.pb (\(given.origin)) and \(result.outputs.count) reference outputs (original network, float64, stored as float32)"
-        )
+        if testData {
+            console.say(
+                "test_data_set_0: input_0.pb (\(given.origin)) and \(result.outputs.count) reference outputs (original network, float64, stored as float32)"
+            )
+        }
         console.say(
             "batch norm folded with epsilon \(network.epsilonConvention.epsilon) \(network.epsilonConvention.placement == .insideSqrt ? "inside sqrt(var + eps)" : "outside (sqrt(var) + eps)")"
         )
@@ -85,7 +94,7 @@ struct ExportCommand: ParsableCommand {
                 ExportResult(
                     out: out, format: format.rawValue, model: ONNXModelExport.modelFileName, opset: opset, dtype: dtype.rawValue,
                     inputLayout: inputLayout.rawValue, bytes: summary.bytes, nodes: summary.nodes, operators: summary.operatorCounts,
-                    outputs: result.outputs, testData: "test_data_set_0", seconds: seconds)))
+                    outputs: result.outputs, testData: testData ? "test_data_set_0" : nil, seconds: seconds)))
     }
 }
 

@@ -22,8 +22,8 @@ struct ExportResult: Encodable {
     var operators: [String: Int]
     /// The graph outputs in order.
     var outputs: [NetworkOutputTensor]
-    /// Where the input and FoldKit's reference outputs are, relative to `out`.
-    var testData: String
+    /// Where the input and FoldKit's reference outputs are, relative to `out` (nil with --no-test-data).
+    var testData: String?
     /// Seconds the command took.
     var seconds: Double
 }

@@ -25,10 +25,10 @@ public enum ONNXModelExport {
     /// Folds `network` (as read: batch norm unfolded) and writes the model and its test data set to
     /// `destination` (a temporary sibling renamed into place when complete; nothing is left on error).
     /// `input` is the test input (channel-major); `metadata` are extra `metadata_props` (the caller's class
-    /// names, say) added to FoldKit's own.
+    /// names, say) added to FoldKit's own. `testData` false writes the model alone (no forward pass).
     public static func write(
         network: Network, input: ModelInput, options: ONNXExportOptions, classNames: [String]?, to destination: URL, durable: Bool = false,
-        productThreading: ProductThreading = .library
+        productThreading: ProductThreading = .library, testData: Bool = true
     ) throws -> Result {
         let folded = try FoldBatchNorm.apply(to: network)
         let outputs = NetworkOutputTensor.outputs(of: network)
@@ -41,8 +41,10 @@ public enum ONNXModelExport {
             let summary = try ONNXExporter.write(
                 network: folded, outputs: outputs.map { ONNXGraphOutput(name: $0.name, layer: $0.layer, shape: $0.shape) }, metadata: metadata,
                 producerVersion: FoldKitVersion.string, options: options, to: try folder.url(for: modelFileName))
-            try writeTestData(
-                network: network, input: input, outputs: outputs, layout: options.inputLayout, folder: folder, productThreading: productThreading)
+            if testData {
+                try writeTestData(
+                    network: network, input: input, outputs: outputs, layout: options.inputLayout, folder: folder, productThreading: productThreading)
+            }
             return Result(outputs: outputs, summary: summary, metadata: metadata)
         }
     }

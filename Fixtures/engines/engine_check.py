@@ -18,7 +18,7 @@ A float16 model (--dtype float16) is judged by step 4 only (`verify --fp16`): st
 figures, marked "not judged". OpenVINO is given INFERENCE_PRECISION_HINT f32 for float16 models too: the
 weights stay float16 as stored and the arithmetic is float32, never bfloat16 on CPUs that have it.
 
---dtype and --opset go to export; --height/--width (a fully convolutional network at another size) to export and
+--dtype, --opset and --decode-heads (detection heads output darknet's own buffer, judged on it) go to export; --height/--width (a fully convolutional network at another size) to export and
 verify; --engines picks either engine alone (OpenVINO is then judged by verify only); --json writes every
 figure. WORKDIR/export and WORKDIR/<engine> are replaced on each run.
 
@@ -87,7 +87,7 @@ def size_options(args):
 
 def export(args, models, folder):
     command = [args.foldkit, "export", *models, "--format", "onnx", "--out", folder, "--dtype", args.dtype]
-    command += (["--opset", str(args.opset)] if args.opset else []) + size_options(args)
+    command += (["--opset", str(args.opset)] if args.opset else []) + (["--decode-heads"] if args.decode_heads else []) + size_options(args)
     status, output = run(command)
     if status != 0:
         raise CheckError(f"foldkit export exited {status}:\n{output.rstrip()}")
@@ -198,6 +198,7 @@ def main():
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument("--dtype", choices=["float32", "float16"], default="float32")
     parser.add_argument("--opset", type=int)
+    parser.add_argument("--decode-heads", action="store_true", help="export --decode-heads")
     parser.add_argument("--height", type=int, help="passed to export and verify (fully convolutional networks)")
     parser.add_argument("--width", type=int)
     parser.add_argument("--json", help="write the per-output figures here")

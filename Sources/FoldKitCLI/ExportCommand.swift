@@ -39,6 +39,12 @@ struct ExportCommand: ParsableCommand {
     var names: String?
 
     @Flag(
+        help:
+            "Detection heads output darknet's own buffer (logistic, scale_x_y, new_coords, softmax, class tree; [region] as [1, H, W, C]), named layer_NNN as the fixture pack's head file, instead of their raw input layer_NNN_raw."
+    )
+    var decodeHeads = false
+
+    @Flag(
         inversion: .prefixedNo,
         help:
             "Write test_data_set_0 (the input and FoldKit's float64 reference outputs, one forward pass of the original network); --no-test-data writes the model alone."
@@ -68,7 +74,7 @@ struct ExportCommand: ParsableCommand {
         let classNames = try ClassNames.load(path: names, for: network)
         let console = output.console
         console.note(given)
-        let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout)
+        let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout, decodeHeads: decodeHeads)
         let result = try ONNXModelExport.write(
             network: network, input: given, options: options, classNames: classNames, to: URL(fileURLWithPath: out),
             durable: durability.durable, productThreading: tuning.productThreading, testData: testData)

@@ -151,7 +151,8 @@ struct VerifyCommand: ParsableCommand {
             let loaded = try EngineOutputs.read(folder: engineOutputs, network: original)
             engineFiles = loaded.files
             report = try Verifier.verifyEngineOutputs(
-                original: original, engineOutputs: loaded.values, input: modelInput, options: options, progress: progress.update)
+                original: original, engineOutputs: loaded.values, darknetBuffers: loaded.darknetBuffers, input: modelInput, options: options,
+                progress: progress.update)
         } else {
             report = try Verifier.verify(
                 original: original,

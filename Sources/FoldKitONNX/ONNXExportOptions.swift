@@ -13,12 +13,19 @@ public struct ONNXExportOptions: Sendable {
     public var elementType: ONNXElementType
     /// The graph input's layout.
     public var inputLayout: ONNXInputLayout
+    /// Whether detection heads (and [cost]) output darknet's own buffer, decoded in the graph as darknet's
+    /// forward functions leave it (`ONNXGraphBuilder.darknetBuffer`), instead of their raw input.
+    public var decodeHeads: Bool
 
     /// Options for opset `opset` (default 17), `elementType` (default float32) and `inputLayout` (default NCHW).
-    public init(opset: Int = ONNXExportOptions.defaultOpset, elementType: ONNXElementType = .float32, inputLayout: ONNXInputLayout = .nchw) {
+    public init(
+        opset: Int = ONNXExportOptions.defaultOpset, elementType: ONNXElementType = .float32, inputLayout: ONNXInputLayout = .nchw,
+        decodeHeads: Bool = false
+    ) {
         self.opset = opset
         self.elementType = elementType
         self.inputLayout = inputLayout
+        self.decodeHeads = decodeHeads
     }
 
     /// The IR version that goes with `opset` (onnx/helper.py's VERSION_TABLE): 8 up to opset 18, 9 for

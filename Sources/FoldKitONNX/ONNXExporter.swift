@@ -81,7 +81,16 @@ public enum ONNXExporter {
                 )
             }
             var tensor = names[output.layer]
-            if output.shape != ONNXGraphBuilder.dims(shape) { tensor = builder.reshape(tensor, to: output.shape) }
+            var dims = ONNXGraphBuilder.dims(shape)
+            if output.darknetBuffer {
+                let layer = network.layers[output.layer]
+                (builder.scope, builder.layerLabel, builder.layerFile) = (
+                    String(format: "layer_%03d", layer.index) + "/decoded", layer.label, layer.source.file
+                )
+                (tensor, dims) = try builder.darknetBuffer(of: layer, input: tensor)
+                (builder.scope, builder.layerLabel, builder.layerFile) = ("outputs", nil, nil)
+            }
+            if output.shape != dims { tensor = builder.reshape(tensor, to: output.shape) }
             if options.elementType == .float16 {
                 builder.node("Cast", [tensor], [ONNXAttribute.int("to", Int(ONNXElementType.floatCode))], output: output.name)
             } else {

@@ -9,11 +9,17 @@ public struct ONNXGraphOutput: Sendable, Equatable {
     public var layer: Int
     /// The output's dimensions in the graph; their product is the layer's element count.
     public var shape: [Int]
+    /// Whether the output is darknet's own buffer for the layer (a detection head decoded as darknet's
+    /// forward function leaves it, [cost] zeros; `ONNXGraphBuilder.darknetBuffer`) rather than FoldKit's
+    /// output (a head's raw input).
+    public var darknetBuffer: Bool
 
-    /// Layer `layer`'s output as graph output `name` of shape `shape`.
-    public init(name: String, layer: Int, shape: [Int]) {
+    /// Layer `layer`'s output (or, with `darknetBuffer`, darknet's buffer for it) as graph output `name` of
+    /// shape `shape`.
+    public init(name: String, layer: Int, shape: [Int], darknetBuffer: Bool = false) {
         self.name = name
         self.layer = layer
         self.shape = shape
+        self.darknetBuffer = darknetBuffer
     }
 }

@@ -106,17 +106,29 @@ public enum Verifier {
     /// the candidate there (the control stands in at the layers the engine did not output, so the
     /// allowances carried into the outputs are verify's). The report lists the engine's layers only; heads
     /// are decoded and the boxes compared as verify does.
+    ///
+    /// `darknetBuffers` (`EngineOutputs.Loaded.darknetBuffers`) are the layers whose engine values are
+    /// darknet's own buffer (heads decoded in the graph: `export --decode-heads`), channel-major: the
+    /// reference and the control are decoded the same way (`DarknetLayerOutput`) and the layer is judged on
+    /// the buffer; its boxes are decoded from the buffer's raw equivalent.
     public static func verifyEngineOutputs(
-        original: Network, engineOutputs: [Int: [Float]], input: ModelInput, options: Options = .init(), progress: Progress? = nil
+        original: Network, engineOutputs: [Int: [Float]], darknetBuffers: Set<Int> = [], input: ModelInput, options: Options = .init(),
+        progress: Progress? = nil
     ) throws -> VerificationReport {
         try run(
             original: original, makeFolded: { try FoldBatchNorm.apply(to: original) }, float16Candidate: nil, engineOutputs: engineOutputs,
-            input: input, options: options, blobProblems: [], progress: progress)
+            darknetBuffers: darknetBuffers, input: input, options: options, blobProblems: [], progress: progress)
+    }
+
+    /// darknet's buffer for `layer` from FoldKit's channel-major output `values`, channel-major.
+    private static func darknetBuffer(_ layer: Layer, _ values: [Float]) -> [Float] {
+        guard let buffer = DarknetLayerOutput.transform(layer, values: values) else { return values }
+        return DarknetLayerOutput.channelMajor(buffer.values, order: buffer.order, shape: layer.outputShape)
     }
 
     private static func run(
-        original: Network, makeFolded: () throws -> Network, float16Candidate: Network?, engineOutputs: [Int: [Float]]?, input: ModelInput,
-        options: Options, blobProblems: [BlobReader.Problem], progress: Progress?
+        original: Network, makeFolded: () throws -> Network, float16Candidate: Network?, engineOutputs: [Int: [Float]]?,
+        darknetBuffers: Set<Int> = [], input: ModelInput, options: Options, blobProblems: [BlobReader.Problem], progress: Progress?
     ) throws -> VerificationReport {
         let layerCount = original.layers.count
         var clock = PhaseClock()
@@ -185,15 +197,21 @@ public enum Verifier {
                 seconds.control += PhaseClock.seconds(since: start)
                 start = DispatchTime.now()
                 let candidate: [Float]
+                var (judgedReference, judgedControl) = (referenceOutput, control)
                 if let engineOutputs {
                     candidate = engineOutputs[index] ?? control
+                    if darknetBuffers.contains(index) {
+                        let layer = original.layers[index]
+                        judgedReference = darknetBuffer(layer, referenceOutput.map(Float.init)).map(Double.init)
+                        judgedControl = darknetBuffer(layer, control)
+                    }
                 } else {
                     guard let (_, computed) = try candidates[p].next() else { break }
                     candidate = computed
                 }
                 seconds.candidate += PhaseClock.seconds(since: start)
                 start = DispatchTime.now()
-                _ = judges[p].judge(index: index, reference: referenceOutput, control: control, candidate: candidate)
+                _ = judges[p].judge(index: index, reference: judgedReference, control: judgedControl, candidate: candidate)
                 if precisions[p] == .float32, options.float16,
                     let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate)
                 {
@@ -209,7 +227,8 @@ public enum Verifier {
                 }
                 if case .detection = original.layers[index].kind {
                     // The boxes compared are the last precision's: float16 storage with --fp16.
-                    candidateHeads[index] = candidate
+                    candidateHeads[index] =
+                        darknetBuffers.contains(index) ? DarknetLayerOutput.rawEquivalent(original.layers[index], buffer: candidate) : candidate
                     controlHeads[index] = control
                 }
                 seconds.comparison += PhaseClock.seconds(since: start)
@@ -268,7 +287,7 @@ public enum Verifier {
             // A box found by one network only is judged against what the verdict allows the head's input
             // in the precision the candidate's boxes come from (the last one run).
             let allowances = Dictionary((verdicts.last?.layers ?? []).map { ($0.index, $0.allowed) }, uniquingKeysWith: { a, _ in a })
-            settings.reach = BoxDecisionReach.perHead(of: original, allowances: allowances)
+            settings.reach = BoxDecisionReach.perHead(of: original, allowances: allowances, darknetBuffers: darknetBuffers)
             // The boxes move by what the precision alone costs: the control's boxes (the original network
             // in the same precision) measure it, and the folded boxes may lose at most
             // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than

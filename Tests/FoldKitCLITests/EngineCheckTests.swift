@@ -53,6 +53,36 @@ final class EngineCheckTests: XCTestCase {
         try check(files, size: detectorSize, dtype: "float16", label: "yolo-fastest-1.1 float16")
     }
 
+    /// `export --decode-heads`: every head kind decoded in the graph as darknet leaves its buffer
+    /// (`Fixtures/engines/decoded-heads.cfg`: [yolo] with scale_x_y, [Gaussian_yolo], [yolo] new_coords=1,
+    /// [region] with a class tree, [detection] softmax=1; seeded weights), and the real [yolo] and [region]
+    /// detectors: both engines equal the decoded reference and verify judges the buffers (and the boxes
+    /// decoded from them). A channel of a decoded output moved by 1% of its range, or one weight changed
+    /// by 1%, fails.
+    func testDecodedHeadsPassOnBothEnginesAndAMovedChannelFails() throws {
+        try requireEngines()
+        let dir = try temporaryDirectory()
+        let cfg = TestData.fixture("engines/decoded-heads.cfg").path
+        let weights = dir.appendingPathComponent("decoded-heads.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--seed", "2", "--out", weights]).status, 0)
+        try check([cfg, weights], extra: ["--decode-heads"], label: "decoded-heads")
+        for name in ["yolo-fastest-1.1", "DroNet_car"] {
+            let stem = "real-models/\(name)/\(name)"
+            let files = [try TestData.sharedFile(stem + ".cfg").path, try TestData.sharedFile(stem + ".weights").path]
+            try check(files, size: detectorSize, extra: ["--decode-heads"], label: name + " decoded")
+        }
+        let export = dir.appendingPathComponent("export")
+        let exported = try CommandRunner.run(["export", cfg, weights, "--format", "onnx", "--decode-heads", "--out", export.path])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        for mutation in ["unchanged", "channel", "weight"] {
+            let outputs = dir.appendingPathComponent("engine-\(mutation)")
+            let ran = try Self.python([TestData.fixture("engines/mutated_engine_outputs.py").path, export.path, mutation, outputs.path])
+            XCTAssertEqual(ran.status, 0, "\(mutation): \(ran.output)")
+            let verdict = try CommandRunner.run(["verify", cfg, weights, "--engine-outputs", outputs.path])
+            XCTAssertEqual(verdict.status, mutation == "unchanged" ? 0 : 2, "\(mutation):\n\(verdict.stdout)\(verdict.stderr)")
+        }
+    }
+
     /// `verify --engine-outputs` fails (exit 2, naming the output) on what ONNX Runtime computes from a broken
     /// copy of the exported model (`Fixtures/engines/mutated_engine_outputs.py`): one weight changed by 1%,
     /// every Resize sampling with align_corners, a Transpose's last two axes swapped, and, with the model
@@ -85,7 +115,8 @@ final class EngineCheckTests: XCTestCase {
 
     /// Runs the script on one model with both engines; asserts exit 0 and a PASS summary naming every output.
     private func check(
-        _ files: [String], size: [String] = [], dtype: String = "float32", label: String, file: StaticString = #filePath, line: UInt = #line
+        _ files: [String], size: [String] = [], dtype: String = "float32", extra: [String] = [], label: String, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws {
         let dir = try temporaryDirectory()
         let started = Date()
@@ -93,26 +124,27 @@ final class EngineCheckTests: XCTestCase {
             [
                 TestData.fixture("engines/engine_check.py").path, "--foldkit", CommandRunner.executable.path, "--out",
                 dir.appendingPathComponent("work").path, "--engines", "onnxruntime,openvino", "--dtype", dtype,
-            ] + size + ["--"] + files)
+            ] + extra + size + ["--"] + files)
         XCTAssertEqual(run.status, 0, "\(label):\n\(run.output)", file: file, line: line)
         let summary = run.output.split(separator: "\n").last.map(String.init) ?? ""
         XCTAssertTrue(summary.hasPrefix("engine_check PASS: "), "\(label): \(summary)", file: file, line: line)
-        for output in try expectedOutputs(files, size: size, in: dir) {
+        for output in try expectedOutputs(files, size: size, decoded: extra.contains("--decode-heads"), in: dir) {
             XCTAssertTrue(summary.contains(output), "\(label): the summary does not name \(output): \(summary)", file: file, line: line)
         }
         print("engine_check \(label): \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 
     /// The model's outputs as the fixture pack names them (`--layers outputs`): a detection head's raw input
-    /// (`layer_NNN_raw`, what the graph computes; the head's decoding is the app's) in place of the head.
-    private func expectedOutputs(_ files: [String], size: [String], in dir: URL) throws -> [String] {
+    /// (`layer_NNN_raw`, what the graph computes; the head's decoding is the app's) in place of the head, or
+    /// with `decoded` the head's own file (darknet's buffer, `layer_NNN`).
+    private func expectedOutputs(_ files: [String], size: [String], decoded: Bool = false, in dir: URL) throws -> [String] {
         let pack = dir.appendingPathComponent("outputs")
         let run = try CommandRunner.run(["fixtures"] + files + size + ["--layers", "outputs", "--out", pack.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         let manifest = try JSONDecoder().decode(FixtureManifest.self, from: Data(contentsOf: pack.appendingPathComponent("manifest.json")))
         let names = manifest.tensors.map { String($0.file.dropLast(".npy".count)) }.filter { $0 != "input" }
         XCTAssertFalse(names.isEmpty, "\(files): no outputs in the fixture pack")
-        return names.filter { !names.contains($0 + "_raw") }
+        return decoded ? names.filter { !$0.hasSuffix("_raw") } : names.filter { !names.contains($0 + "_raw") }
     }
 
     /// Every cfg in ../shared/real-models with a .weights file of the same stem beside it.

@@ -5,7 +5,8 @@ import Foundation
 
 /// `foldkit export --format onnx`: the folded network as `model.onnx` (`ONNXExporter`) beside
 /// `test_data_set_0/` - the seeded (or given) input as `input_0.pb` and FoldKit's float64 reference outputs
-/// of the original network as `output_0.pb`, `output_1.pb`, ... in the graph's output order - so the folder
+/// of the original network as `output_0.pb`, `output_1.pb`, ... in the graph's output order (darknet's own
+/// buffer for a head decoded with `decodeHeads`, as `DarknetLayerOutput` computes it) - so the folder
 /// is a complete engine test case in the layout of onnx's backend tests and onnxruntime's
 /// `onnx_test_runner` (Docs/Export.md).
 public enum ONNXModelExport {
@@ -31,7 +32,7 @@ public enum ONNXModelExport {
         productThreading: ProductThreading = .library, testData: Bool = true
     ) throws -> Result {
         let folded = try FoldBatchNorm.apply(to: network)
-        let outputs = NetworkOutputTensor.outputs(of: network)
+        let outputs = NetworkOutputTensor.outputs(of: network, decodedHeads: options.decodeHeads)
         let sums = try Dictionary(
             network.sourceFiles.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
             uniquingKeysWith: { first, _ in first })
@@ -39,7 +40,9 @@ public enum ONNXModelExport {
             network: network, outputs: outputs, classNames: classNames, sourceSHA256: sums, options: options)
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             let summary = try ONNXExporter.write(
-                network: folded, outputs: outputs.map { ONNXGraphOutput(name: $0.name, layer: $0.layer, shape: $0.shape) }, metadata: metadata,
+                network: folded,
+                outputs: outputs.map { ONNXGraphOutput(name: $0.name, layer: $0.layer, shape: $0.shape, darknetBuffer: $0.darknetBuffer) },
+                metadata: metadata,
                 producerVersion: FoldKitVersion.string, options: options, to: try folder.url(for: modelFileName))
             if testData {
                 try writeTestData(
@@ -64,7 +67,10 @@ public enum ONNXModelExport {
         try FixtureWriter.forEachTensor(network: network, input: input, productThreading: productThreading, through: last) { position, values in
             guard wanted[position] != nil else { return }
             for (k, output) in outputs.enumerated() where output.layer + 1 == position {
-                try write(values: values, shape: output.shape, name: output.name, file: ONNXTensorFile.outputName(k), folder: folder)
+                // A decoded head holds darknet's buffer, as the fixture pack's head file does.
+                let stored =
+                    output.darknetBuffer ? DarknetLayerOutput.transform(network.layers[output.layer], values: values)?.values ?? values : values
+                try write(values: stored, shape: output.shape, name: output.name, file: ONNXTensorFile.outputName(k), folder: folder)
             }
         }
     }

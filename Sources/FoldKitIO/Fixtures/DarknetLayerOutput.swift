@@ -33,7 +33,7 @@ import Foundation
 /// Computed from the float32 values FoldKit stores, in float64, rounded once to float32.
 public enum DarknetLayerOutput {
     /// How the transformed values are ordered.
-    public enum Order: String, Sendable {
+    public enum Order: String, Sendable, Codable {
         /// Channel-major, as the layer's own output.
         case channelMajor = "nchw"
         /// Location-first (NHWC), as darknet's [region] buffer.
@@ -48,6 +48,12 @@ public enum DarknetLayerOutput {
         case .identity(let reason): return reason == "cost" || reason == "contrastive"
         default: return false
         }
+    }
+
+    /// The order of darknet's buffer for `layer` (location-first for a [region] head).
+    public static func order(of layer: Layer) -> Order {
+        if case .detection(let head) = layer.kind, head.kind == .region { return .locationFirst }
+        return .channelMajor
     }
 
     /// darknet's buffer for `layer` from FoldKit's channel-major output `values`, or nil when they are

@@ -43,6 +43,17 @@ struct BoxDecisionReach: Sendable, Equatable {
         case discountedLogistic
         /// A product of sibling-group softmaxes down a class tree, of the given depth per class.
         case tree(depths: [Int])
+        /// A product of values taken as they are (a class tree's probability from darknet's buffer), of the
+        /// given depth per class.
+        case product(depths: [Int])
+
+        /// Whether the box's one class is picked down a class tree (`tree` or `product`).
+        var isTree: Bool {
+            switch self {
+            case .tree, .product: return true
+            case .raw, .logistic, .softmax, .discountedLogistic: return false
+            }
+        }
     }
 
     /// The allowance on the head's input (the verdict's `allowed` for the head's layer).
@@ -52,9 +63,20 @@ struct BoxDecisionReach: Sendable, Equatable {
     /// How the class probabilities are made.
     var classes: Form
 
-    /// The reach of `head`'s boxes under `allowance`.
-    init(head: DetectionHead, allowance: Double) {
+    /// The reach of `head`'s boxes under `allowance`. `onBuffer`: the allowance is on darknet's buffer (a head
+    /// decoded by an engine), whose objectness and class probabilities are values of the buffer itself:
+    /// each moves by at most A (`raw`), a class-tree probability, a product of `depth` of them, by depth x A.
+    init(head: DetectionHead, allowance: Double, onBuffer: Bool = false) {
         self.allowance = Float(allowance)
+        if onBuffer {
+            objectness = .raw
+            if let tree = head.tree, head.kind == .region {
+                classes = .product(depths: tree.parents.indices.map { BoxDecisionReach.depth(of: $0, in: tree) })
+            } else {
+                classes = head.kind == .gaussianYolo ? .discountedLogistic : .raw
+            }
+            return
+        }
         switch head.kind {
         case .yolo:
             objectness = head.newCoords ? .raw : .logistic
@@ -77,12 +99,15 @@ struct BoxDecisionReach: Sendable, Equatable {
 
     /// The reach of each head of `network` (keyed as `Detection.head` counts heads: in layer order) from the
     /// allowances of the heads' layers (`allowed` by layer index); a head whose layer has none has no reach.
-    static func perHead(of network: Network, allowances: [Int: Double]) -> [Int: BoxDecisionReach] {
+    /// `darknetBuffers` are the heads' layers judged on darknet's buffer (`init(head:allowance:onBuffer:)`).
+    static func perHead(of network: Network, allowances: [Int: Double], darknetBuffers: Set<Int> = []) -> [Int: BoxDecisionReach] {
         var reach: [Int: BoxDecisionReach] = [:]
         var headIndex = 0
         for layer in network.layers {
             guard case .detection(let head) = layer.kind else { continue }
-            if let allowed = allowances[layer.index] { reach[headIndex] = BoxDecisionReach(head: head, allowance: allowed) }
+            if let allowed = allowances[layer.index] {
+                reach[headIndex] = BoxDecisionReach(head: head, allowance: allowed, onBuffer: darknetBuffers.contains(layer.index))
+            }
             headIndex += 1
         }
         return reach
@@ -101,6 +126,9 @@ struct BoxDecisionReach: Sendable, Equatable {
         case .tree(let depths):
             let depth = Double(classIndex < depths.count ? depths[classIndex] : depths.count)
             (low, high) = (v - depth * a / 2, v + depth * a / 2)
+        case .product(let depths):
+            let depth = Double(classIndex < depths.count ? depths[classIndex] : depths.count)
+            (low, high) = (v - depth * a, v + depth * a)
         }
         guard low.isFinite, high.isFinite, low <= high else { return -Float.infinity...Float.infinity }
         return Float(low)...Float(high)
@@ -109,7 +137,7 @@ struct BoxDecisionReach: Sendable, Equatable {
     /// Whether an allowed deviation of the head's input could make or lose `box` at `threshold` (the type's rule).
     func reaches(_ box: Detection, threshold: Float) -> Bool {
         let objectnessRange = interval(box.objectness, form: objectness)
-        if case .tree = classes {
+        if classes.isTree {
             let classRange = interval(box.score, form: classes, classIndex: box.classIndex)
             return objectnessRange.contains(threshold) || classRange.contains(threshold)
                 || classRange.contains(ClassTree.decisionProbability)

@@ -25,14 +25,25 @@ public enum ONNXExporter {
 
     /// Lowers `network` and writes the model to `url`. `outputs` are the graph outputs (at least one);
     /// `metadata` goes into the model's `metadata_props` (sorted by key); `producerVersion` is FoldKit's
-    /// version. Throws `FoldKitError` naming the layer when a layer has no exact lowering.
+    /// version. `lateMetadata`, when given, is asked for after the weights are written (work that can
+    /// overlap the writing, such as source files' digests) and its entries are appended to
+    /// `metadata_props` at the end of the file, sorted by key (`ONNXModelFile`: repeated fields of
+    /// repeated messages concatenate). Throws `FoldKitError` naming the layer when a layer has no exact
+    /// lowering.
     public static func write(
-        network: Network, outputs: [ONNXGraphOutput], metadata: [String: String], producerVersion: String, options: ONNXExportOptions,
-        to url: URL
+        network: Network, outputs: [ONNXGraphOutput], metadata: [String: String], lateMetadata: (() throws -> [String: String])? = nil,
+        producerVersion: String, options: ONNXExportOptions, to url: URL
     ) throws -> Summary {
         let (model, initializers) = try model(
             network: network, outputs: outputs, metadata: metadata, producerVersion: producerVersion, options: options)
-        let bytes = try ONNXModelFile.write(model: model, initializers: initializers, to: url)
+        let trailer = lateMetadata.map { late in
+            { () throws -> Onnx_ModelProto in
+                var part = Onnx_ModelProto()
+                part.metadataProps = metadataEntries(try late())
+                return part
+            }
+        }
+        let bytes = try ONNXModelFile.write(model: model, initializers: initializers, trailer: trailer, to: url)
         let counts = Dictionary(model.graph.node.map { ($0.opType, 1) }, uniquingKeysWith: +)
         return Summary(nodes: model.graph.node.count, initializers: initializers.count, bytes: bytes, operatorCounts: counts)
     }
@@ -112,17 +123,22 @@ public enum ONNXExporter {
         model.producerName = "foldkit"
         model.producerVersion = producerVersion
         model.docString = "Folded by FoldKit from \(network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", "))"
-        model.metadataProps = metadata.keys.sorted().map { key in
-            var entry = Onnx_StringStringEntryProto()
-            entry.key = key
-            entry.value = metadata[key] ?? ""
-            return entry
-        }
+        model.metadataProps = metadataEntries(metadata)
         model.graph = graph
         return (model, builder.initializers)
     }
 
     /// A float32 tensor value of `dims` (the graph's input and outputs are float32 at either element type).
+    /// `metadata` as `metadata_props` entries, sorted by key.
+    private static func metadataEntries(_ metadata: [String: String]) -> [Onnx_StringStringEntryProto] {
+        metadata.keys.sorted().map { key in
+            var entry = Onnx_StringStringEntryProto()
+            entry.key = key
+            entry.value = metadata[key] ?? ""
+            return entry
+        }
+    }
+
     private static func valueInfo(_ name: String, dims: [Int]) -> Onnx_ValueInfoProto {
         var shape = Onnx_TensorShapeProto()
         shape.dim = dims.map { size in

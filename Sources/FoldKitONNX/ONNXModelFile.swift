@@ -14,7 +14,9 @@ import SwiftProtobuf
 enum ONNXModelFile {
     /// Writes `model` (its graph without initializers), then `initializers`, to `url`; returns the bytes
     /// written. A float16 initializer value past 65504 is refused naming the initializer's layer.
-    static func write(model: Onnx_ModelProto, initializers: [ONNXInitializer], to url: URL) throws -> Int {
+    static func write(
+        model: Onnx_ModelProto, initializers: [ONNXInitializer], trailer: (() throws -> Onnx_ModelProto)? = nil, to url: URL
+    ) throws -> Int {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw FoldKitError(.io, "cannot create the model file", file: url.path)
         }
@@ -35,6 +37,7 @@ enum ONNXModelFile {
             part.graph = graph
             try append(try part.serializedBytes())
         }
+        if let trailer { try append(try trailer().serializedBytes()) }
         return written
     }
 
@@ -72,6 +75,10 @@ enum ONNXModelFile {
             for i in values.indices { bits[i] = HalfPrecision.bits(values[i]).littleEndian }
             return bits.withUnsafeBufferPointer { Data(buffer: $0) }
         }
-        return values.map { $0.bitPattern.littleEndian }.withUnsafeBufferPointer { Data(buffer: $0) }
+        #if _endian(little)
+            return values.withUnsafeBytes { Data($0) }
+        #else
+            return values.map { $0.bitPattern.littleEndian }.withUnsafeBufferPointer { Data(buffer: $0) }
+        #endif
     }
 }

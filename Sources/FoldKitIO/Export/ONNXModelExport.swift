@@ -33,17 +33,25 @@ public enum ONNXModelExport {
     ) throws -> Result {
         let folded = try FoldBatchNorm.apply(to: network)
         let outputs = NetworkOutputTensor.outputs(of: network, decodedHeads: options.decodeHeads)
-        let sums = try Dictionary(
-            network.sourceFiles.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
-            uniquingKeysWith: { first, _ in first })
-        let metadata = try ONNXMetadata.properties(
-            network: network, outputs: outputs, classNames: classNames, sourceSHA256: sums, options: options)
+        // The source files' digests (a 250 MB .weights file takes a few tenths of a second) are worked out
+        // while the weights are written; the metadata that names them goes at the end of the file.
+        let files = network.sourceFiles
+        let digests = BackgroundWork {
+            try Dictionary(
+                files.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        var metadata: [String: String] = [:]
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             let summary = try ONNXExporter.write(
                 network: folded,
                 outputs: outputs.map { ONNXGraphOutput(name: $0.name, layer: $0.layer, shape: $0.shape, darknetBuffer: $0.darknetBuffer) },
-                metadata: metadata,
-                producerVersion: FoldKitVersion.string, options: options, to: try folder.url(for: modelFileName))
+                metadata: [:],
+                lateMetadata: {
+                    metadata = try ONNXMetadata.properties(
+                        network: network, outputs: outputs, classNames: classNames, sourceSHA256: try digests.result(), options: options)
+                    return metadata
+                }, producerVersion: FoldKitVersion.string, options: options, to: try folder.url(for: modelFileName))
             if testData {
                 try writeTestData(
                     network: network, input: input, outputs: outputs, layout: options.inputLayout, folder: folder, productThreading: productThreading)

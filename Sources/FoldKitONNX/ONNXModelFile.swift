@@ -30,12 +30,21 @@ enum ONNXModelFile {
             written += data.count
         }
         try append(try model.serializedBytes())
-        for initializer in initializers {
+        // Initializer k + 1 is read, folded and serialized on another thread while k is written; the reads
+        // stay one at a time and in order (each starts when the one before has finished).
+        func serialize(_ initializer: ONNXInitializer) throws -> Data {
             var graph = Onnx_GraphProto()
             graph.initializer = [try tensor(initializer)]
             var part = Onnx_ModelProto()
             part.graph = graph
-            try append(try part.serializedBytes())
+            return try part.serializedBytes()
+        }
+        var next = initializers.first.map { first in SerializedPart { try serialize(first) } }
+        for k in initializers.indices {
+            guard let current = next else { break }
+            let bytes = try current.result()
+            next = k + 1 < initializers.count ? SerializedPart { [initializer = initializers[k + 1]] in try serialize(initializer) } : nil
+            try append(bytes)
         }
         if let trailer { try append(try trailer().serializedBytes()) }
         return written

@@ -15,27 +15,16 @@ enum ONNXModelFile {
     /// Writes `model` (its graph without initializers), then `initializers`, to `url`; returns the bytes
     /// written. A float16 initializer value past 65504 is refused naming the initializer's layer.
     static func write(model: Onnx_ModelProto, initializers: [ONNXInitializer], to url: URL) throws -> Int {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw FoldKitError(.io, "cannot create the model file", file: url.path)
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        var written = 0
-        func append(_ data: Data) throws {
-            do { try handle.write(contentsOf: data) } catch {
-                throw FoldKitError(.io, "cannot write the model file: \(error.localizedDescription)", file: url.path)
-            }
-            written += data.count
-        }
-        try append(try model.serializedBytes())
+        let file = try ModelFileAppender(url: url)
+        try file.append(try model.serializedBytes())
         for initializer in initializers {
             var graph = Onnx_GraphProto()
             graph.initializer = [try tensor(initializer)]
             var part = Onnx_ModelProto()
             part.graph = graph
-            try append(try part.serializedBytes())
+            try file.append(try part.serializedBytes())
         }
-        return written
+        return file.written
     }
 
     /// The `TensorProto` of `initializer`: dims, data type and little-endian `raw_data`.

@@ -32,11 +32,8 @@ public enum ONNXModelExport {
     ) throws -> Result {
         let folded = try FoldBatchNorm.apply(to: network)
         let outputs = NetworkOutputTensor.outputs(of: network)
-        let sums = try Dictionary(
-            network.sourceFiles.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
-            uniquingKeysWith: { first, _ in first })
         let metadata = try ONNXMetadata.properties(
-            network: network, outputs: outputs, classNames: classNames, sourceSHA256: sums, options: options)
+            network: network, outputs: outputs, classNames: classNames, sourceSHA256: try sourceChecksums(network), options: options)
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             let summary = try ONNXExporter.write(
                 network: folded, outputs: outputs.map { ONNXGraphOutput(name: $0.name, layer: $0.layer, shape: $0.shape) }, metadata: metadata,
@@ -47,9 +44,17 @@ public enum ONNXModelExport {
         }
     }
 
+    /// The SHA-256 of each source file of `network`, by file name.
+    static func sourceChecksums(_ network: Network) throws -> [String: String] {
+        try Dictionary(
+            network.sourceFiles.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
     /// `test_data_set_0/input_0.pb` (the input in the graph's layout) and one `output_<k>.pb` per graph output:
-    /// the original network's outputs in float64, rounded once to float32 (as fixture packs hold them).
-    private static func writeTestData(
+    /// the original network's outputs in float64, rounded once to float32 (as fixture packs hold them). The
+    /// ncnn export writes the same (`NCNNModelExport`).
+    static func writeTestData(
         network: Network, input: ModelInput, outputs: [NetworkOutputTensor], layout: ONNXInputLayout, folder: AtomicOutputDirectory,
         productThreading: ProductThreading
     ) throws {

@@ -1,7 +1,7 @@
 /// An element-wise function of one tensor x written out in steps every engine writer has (add, multiply,
 /// divide, a constant on the right, relu, tanh, clip, ...), in the order FoldKit evaluates them. The engine
 /// writers (FoldKitONNX, FoldKitNCNN) lower the activations no engine has as one operator from these
-/// formulas, so each engine is given the same composition (Docs/Export.md, "Activations").
+/// formulas, so each engine is given the same composition (Docs/Export.md, "Lowering of each operation").
 public enum ElementwiseFormula: Sendable, Equatable {
     /// x itself.
     case input

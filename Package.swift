@@ -81,6 +81,9 @@ let package = Package(
             dependencies: [
                 "FoldKitCore", "FoldKitONNXProto", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
+        // The ncnn writer: lowers a folded network to ncnn's param and bin files (Docs/Export.md). Imports the
+        // operations only, like the ONNX writer; the lowering decisions both share live in FoldKitCore.
+        .target(name: "FoldKitNCNN", dependencies: ["FoldKitCore"]),
         // The executor: kernels, convolution paths, BLAS products, and the process-wide settings a program
         // applies once (Docs/Architecture.md, "Targets").
         .target(
@@ -93,8 +96,8 @@ let package = Package(
         .target(
             name: "FoldKitIO",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitONNX", "FoldKitONNXProto",
-                "FoldKitRuntime", "CTurboJPEG", "CPNG", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitNCNN", "FoldKitONNX",
+                "FoldKitONNXProto", "FoldKitRuntime", "CTurboJPEG", "CPNG", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Verification: the original against the folded network (or an engine's outputs), per layer and
@@ -106,7 +109,8 @@ let package = Package(
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitONNX", "FoldKitRuntime", "FoldKitIO", "FoldKitVerify",
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitNCNN", "FoldKitONNX", "FoldKitRuntime", "FoldKitIO",
+                "FoldKitVerify",
             ]),
         // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
         // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).
@@ -126,6 +130,7 @@ let package = Package(
             dependencies: ["FoldKitBlobFormat", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitONNXTests", dependencies: ["FoldKitONNX", "FoldKitONNXProto", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitNCNNTests", dependencies: ["FoldKitNCNN", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDetectionTests", dependencies: ["FoldKitDetection", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(

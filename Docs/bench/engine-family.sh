@@ -12,7 +12,10 @@
 # the bound (1e-4, 1e-3 past 60 layers), OpenVINO's max |ov - ort| / max |ort| (bound 1e-4), foldkit verify
 # --engine-outputs exit per engine, seconds, the first error or failure; float16: exit, model bytes
 # float16 / float32 (<= 0.55), verify --fp16 exit per engine and the float16 hazard it names when it exits 2.
-# Needs a release build (swift build -c release) and python3 with onnx, onnxruntime, openvino (.ci/install).
+# ENGINES (default onnxruntime,openvino) goes to engine_check's --engines: ENGINES=ncnn runs the same over
+# `foldkit export --format ncnn` on ncnn alone (its column: max |ncnn - ref| / max |ref|, bound as ORT's; bytes:
+# model.param + model.bin).
+# Needs a release build (swift build -c release) and python3 with onnx, onnxruntime, openvino, ncnn (.ci/install).
 # he weights saturate some networks' outputs (a softmax one-hot, logistic heads at exactly 0 or 1), which then
 # match whatever the engines compute up to a sign-preserving error: GENERATOR=uniform reruns those unsaturated.
 #   FOLDKIT=path/to/foldkit SIZE=160 SEED=1 GENERATOR=he OUT=dir bash Docs/bench/engine-family.sh
@@ -25,6 +28,7 @@ OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/engine-family.XXXXXX")}
 SIZE=${SIZE:-160}
 SEED=${SEED:-1}
 GENERATOR=${GENERATOR:-he}
+ENGINES=${ENGINES:-onnxruntime,openvino}
 TIMEOUT=${TIMEOUT:-3600}
 CHECK="$ROOT/Fixtures/engines/engine_check.py"
 # Refused by design: recurrent and binary (SOURCE.txt).
@@ -67,16 +71,21 @@ for cfg in "$ALL"/*.cfg "$ALL"/yolov1/*.cfg; do
     work="$stem-$dtype"
     started=$(date +%s)
     # shellcheck disable=SC2086
-    timeout "$TIMEOUT" python3 "$CHECK" --foldkit "$FOLDKIT" --out "$work" --dtype "$dtype" --json "$work.json" $size \
+    timeout "$TIMEOUT" python3 "$CHECK" --foldkit "$FOLDKIT" --out "$work" --engines "$ENGINES" --dtype "$dtype" --json "$work.json" $size \
       -- "$cfg" "$weights" > "$work.log" 2>&1
     code=$?
     seconds=$(( $(date +%s) - started ))
-    bytes=$(stat -c %s "$work/export/model.onnx" 2>/dev/null || echo 0)
+    if [[ "$ENGINES" == ncnn ]]; then
+      bytes=$(( $(stat -c %s "$work/export-ncnn/model.param" 2>/dev/null || echo 0) + $(stat -c %s "$work/export-ncnn/model.bin" 2>/dev/null || echo 0) ))
+    else
+      bytes=$(stat -c %s "$work/export/model.onnx" 2>/dev/null || echo 0)
+    fi
     echo "$code $seconds $bytes" > "$work.status"
   done
-  python3 - "$stem" "$name" "$label" "$expected" "$OUT/rows32.md" "$OUT/rows16.md" <<'PY'
+  python3 - "$stem" "$name" "$label" "$expected" "$OUT/rows32.md" "$OUT/rows16.md" "$ENGINES" <<'PY'
 import json, re, sys
-stem, name, label, expected, rows32, rows16 = sys.argv[1:]
+stem, name, label, expected, rows32, rows16, engines = sys.argv[1:]
+engines = engines.split(",")
 
 def load(dtype):
     code, seconds, size = open(f"{stem}-{dtype}.status").read().split()
@@ -114,18 +123,24 @@ def worst(record, engine):
 
 def verdicts(record):
     v = record.get("verify", {})
-    return "/".join(str(v.get(e, "-")) for e in ("onnxruntime", "openvino"))
+    return "/".join(str(v.get(e, "-")) for e in engines)
+
+def figure(record, engine):
+    # ONNX Runtime and ncnn against the reference (with the bound), OpenVINO against ONNX Runtime (1e-4).
+    value, bound = worst(record, engine)
+    if value is None:
+        return "-"
+    if engine == "openvino":
+        return f"{value:.2e}" + ("" if value <= 1e-4 else " OVER")
+    return f"{value:.2e} ({bound:.0e})" + ("" if value <= bound else " OVER")
 
 code, seconds, size32, record, log = load("float32")
-ort, bound = worst(record, "onnxruntime")
-ov, _ = worst(record, "openvino")
-ort_text = "-" if ort is None else f"{ort:.2e} ({bound:.0e})" + ("" if ort <= bound else " OVER")
-ov_text = "-" if ov is None else f"{ov:.2e}" + ("" if ov <= 1e-4 else " OVER")
 message = problem(code, record, log)
 if expected == "refused":
     message = "NOT REFUSED " + message
 with open(rows32, "a") as f:
-    row = f"| {name} | {label} | {code} | {ort_text} | {ov_text} | {verdicts(record)} | {seconds} | {message} |"
+    figures = " | ".join(figure(record, e) for e in engines)
+    row = f"| {name} | {label} | {code} | {figures} | {verdicts(record)} | {seconds} | {message} |"
     f.write(row + "\n")
 print(row, flush=True)
 
@@ -152,9 +167,13 @@ PY
   rm -rf "$weights" "$stem-float32" "$stem-float16"
 done
 {
-  printf "## float32\n\n| cfg | size | exit | ORT vs reference (bound) | OpenVINO vs ORT | verify ORT/OV | s | error / failure |\n|---|---|---|---|---|---|---|---|\n"
+  if [[ "$ENGINES" == ncnn ]]; then
+    printf "## float32\n\n| cfg | size | exit | ncnn vs reference (bound) | verify ncnn | s | error / failure |\n|---|---|---|---|---|---|---|\n"
+  else
+    printf "## float32\n\n| cfg | size | exit | ORT vs reference (bound) | OpenVINO vs ORT | verify ORT/OV | s | error / failure |\n|---|---|---|---|---|---|---|---|\n"
+  fi
   cat "$OUT/rows32.md"
-  printf "\n## float16\n\n| cfg | exit | bytes float16/float32 | verify --fp16 ORT/OV | float16 hazard named / error | s |\n|---|---|---|---|---|---|\n"
+  printf "\n## float16\n\n| cfg | exit | bytes float16/float32 | verify --fp16 %s | float16 hazard named / error | s |\n|---|---|---|---|---|---|\n" "$ENGINES"
   cat "$OUT/rows16.md"
 } > "$OUT/table.md"
 python3 - "$OUT/rows32.md" "$OUT/rows16.md" <<'PY' | tee "$OUT/summary.txt"
@@ -162,7 +181,7 @@ import sys
 def rows(path):
     return [[c.strip() for c in l.split("|")[1:-1]] for l in open(path) if l.startswith("| ")]
 r32, r16 = rows(sys.argv[1]), rows(sys.argv[2])
-refused = [r for r in r32 if r[7].startswith("refused-by-design")]
+refused = [r for r in r32 if r[-1].startswith("refused-by-design")]
 run32 = [r for r in r32 if r[1] != "-"]
 run16 = [r for r in r16 if r[1] != "1" or not r[4].startswith("refused")]
 print(f"summary: {len(r32)} cfgs; refused by design: {len(refused)} ({', '.join(r[0] for r in refused)}); "
@@ -173,7 +192,7 @@ print(f"summary: {len(r32)} cfgs; refused by design: {len(refused)} ({', '.join(
       f"{sum(r[1] == '2' and (not r[4] or 'NO HAZARD' in r[4]) for r in run16)}, exit 1: {sum(r[1] not in ('0', '2') for r in run16)}, "
       f"ratio over 0.55: {sum('OVER' in r[2] for r in run16)}")
 bad = [r for r in run32 if r[2] != "0"] + [r for r in run16 if r[1] not in ("0", "2") or (r[1] == "2" and (not r[4] or "NO HAZARD" in r[4])) or "OVER" in r[2]]
-bad += [r for r in r32 if r[1] == "-" and not r[7].startswith("refused-by-design")]
+bad += [r for r in r32 if r[1] == "-" and not r[-1].startswith("refused-by-design")]
 print("rows outside the contract:", len(bad))
 for r in bad:
     print("  " + " | ".join(r))

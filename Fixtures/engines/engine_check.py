@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Runs a model `foldkit export --format onnx` wrote on the engines themselves and judges what they compute.
+"""Runs a model `foldkit export` wrote on the engines themselves and judges what they compute.
 
-What it proves, for one model (the files as foldkit takes them: cfg + weights, or one .h5/.keras):
+What it proves, for one model (the files as foldkit takes them: cfg + weights, or one .h5/.keras), with
+ONNX Runtime and OpenVINO on `foldkit export --format onnx`:
 
 1. the exported model.onnx is valid ONNX (`onnx.checker.check_model(path, full_check=True)`: the graph, the
    opset's operator schemas and shape inference), its one input is named `input` and its outputs are the
@@ -14,13 +15,27 @@ What it proves, for one model (the files as foldkit takes them: cfg + weights, o
 4. `foldkit verify MODEL... --engine-outputs WORKDIR/<engine> --input .../input_0.pb` judges each engine's
    outputs (written as WORKDIR/<engine>/<output name>.npy) against its own reference and exits 0.
 
+and with ncnn on `foldkit export --format ncnn` (model.param, model.bin, metadata.json, the same
+test_data_set_0):
+
+5. ncnn (the PyPI package's CPU build; Vulkan off; use_fp16_packed/storage/arithmetic and use_bf16_storage
+   off, so it computes in float32) reads the param and bin files (load_param and load_model return 0), takes
+   test_data_set_0/input_0.pb as the blob `input` and gives every output blob named in metadata.json's
+   `foldkit.outputs` (Extractor.extract returns 0); max |ncnn - ref| <= 1e-4 x max |ref| (1e-3 past 60
+   layers), per output;
+6. `foldkit verify --engine-outputs WORKDIR/ncnn` on those outputs exits 0.
+
 A float16 model (--dtype float16) is judged by step 4 only (`verify --fp16`): steps 2 and 3 still print their
 figures, marked "not judged". OpenVINO is given INFERENCE_PRECISION_HINT f32 for float16 models too: the
-weights stay float16 as stored and the arithmetic is float32, never bfloat16 on CPUs that have it.
+weights stay float16 as stored and the arithmetic is float32, never bfloat16 on CPUs that have it. ncnn
+likewise keeps its fp16 and bf16 options off for float16 models: it widens the half weights to float32 when
+it loads them and computes in float32 (the float16 model is smaller, not computed in half).
 
---dtype, --opset and --decode-heads (detection heads output darknet's own buffer, judged on it) go to export; --height/--width (a fully convolutional network at another size) to export and
-verify; --engines picks either engine alone (OpenVINO is then judged by verify only); --json writes every
-figure. WORKDIR/export and WORKDIR/<engine> are replaced on each run.
+--dtype, --opset and --decode-heads (onnx only: detection heads output darknet's own buffer, judged on it) go to
+export; --height/--width (a fully convolutional network at another size) to export and
+verify; --engines picks any of onnxruntime, openvino and ncnn (default the first two; OpenVINO alone is judged by
+verify only); --json writes every figure. WORKDIR/export, WORKDIR/export-ncnn and WORKDIR/<engine> are replaced
+on each run.
 
 Exit status: 0 every check passed, 1 an error (a command failed, a file is missing, an engine refused the
 model), 2 a check failed (and no error). The last line printed is the summary, naming every output.
@@ -28,8 +43,11 @@ model), 2 a check failed (and no error). The last line printed is the summary, n
     python3 Fixtures/engines/engine_check.py --foldkit .build/debug/foldkit --out /tmp/ec \\
         -- ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights
 
-Written against Python 3.11, numpy 2.4, onnx 1.19.1, onnxruntime 1.32.0, openvino 2026.4.1 (pinned in
-.ci/install); the versions used are printed first and recorded in --json.
+    python3 Fixtures/engines/engine_check.py --foldkit .build/debug/foldkit --out /tmp/ec --engines ncnn \\
+        -- ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights
+
+Written against Python 3.11, numpy 2.4, onnx 1.19.1, onnxruntime 1.32.0, openvino 2026.4.1, ncnn 1.0.20261020
+(pinned in .ci/install); the versions used are printed first and recorded in --json.
 """
 
 import argparse
@@ -45,7 +63,8 @@ import numpy
 import onnx
 from onnx import numpy_helper
 
-ENGINES = ("onnxruntime", "openvino")
+ENGINES = ("onnxruntime", "openvino", "ncnn")
+ONNX_ENGINES = ("onnxruntime", "openvino")
 REF_BOUND, REF_BOUND_DEEP, DEEP_LAYERS = 1e-4, 1e-3, 60  # ONNX Runtime vs FoldKit's reference
 ENGINE_BOUND = 1e-4  # OpenVINO vs ONNX Runtime
 OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
@@ -85,12 +104,21 @@ def size_options(args):
     return (["--height", str(args.height)] if args.height else []) + (["--width", str(args.width)] if args.width else [])
 
 
-def export(args, models, folder):
-    command = [args.foldkit, "export", *models, "--format", "onnx", "--out", folder, "--dtype", args.dtype]
-    command += (["--opset", str(args.opset)] if args.opset else []) + (["--decode-heads"] if args.decode_heads else []) + size_options(args)
+def export(args, models, folder, format="onnx"):
+    command = [args.foldkit, "export", *models, "--format", format, "--out", folder, "--dtype", args.dtype]
+    command += (["--opset", str(args.opset)] if args.opset and format == "onnx" else [])
+    command += (["--decode-heads"] if args.decode_heads and format == "onnx" else []) + size_options(args)
     status, output = run(command)
     if status != 0:
         raise CheckError(f"foldkit export exited {status}:\n{output.rstrip()}")
+
+
+def read_tensor(file):
+    """(name, array) of an onnx TensorProto file of test_data_set_0."""
+    if not os.path.isfile(file):
+        raise CheckError(f"missing {file}")
+    proto = onnx.load_tensor(file)
+    return proto.name, numpy_helper.to_array(proto)
 
 
 def read_export(folder):
@@ -116,21 +144,90 @@ def read_export(folder):
     if inputs != ["input"]:
         problems.append(f"graph inputs are {inputs}, expected one named 'input'")
 
-    def tensor(file):
-        if not os.path.isfile(file):
-            raise CheckError(f"missing {file}")
-        proto = onnx.load_tensor(file)
-        return proto.name, numpy_helper.to_array(proto)
-
-    _, x = tensor(os.path.join(cases, "input_0.pb"))
+    _, x = read_tensor(os.path.join(cases, "input_0.pb"))
     names = [o.name for o in model.graph.output]
-    references = [tensor(os.path.join(cases, f"output_{k}.pb")) for k in range(len(names))]
+    references = [read_tensor(os.path.join(cases, f"output_{k}.pb")) for k in range(len(names))]
     extra = sorted(set(os.listdir(cases)) - {"input_0.pb"} - {f"output_{k}.pb" for k in range(len(names))})
     if extra:
         problems.append(f"test_data_set_0 holds files for no graph output: {extra}")
     if [name for name, _ in references] != names:
         problems.append(f"output_k.pb names {[name for name, _ in references]} differ from the graph outputs {names}")
     return path, int(metadata["foldkit.layers"]), x, list(zip(names, (array for _, array in references))), problems
+
+
+def read_ncnn_export(folder):
+    """Reads what `foldkit export --format ncnn` wrote: (param path, bin path, layer count, input, [(name, reference)],
+    problems), the outputs in metadata.json's `foldkit.outputs` order, which test_data_set_0/output_k.pb follow."""
+    param, weights = os.path.join(folder, "model.param"), os.path.join(folder, "model.bin")
+    cases = os.path.join(folder, "test_data_set_0")
+    problems = []
+    for path in (param, weights, os.path.join(folder, "metadata.json")):
+        if not os.path.isfile(path):
+            raise CheckError(f"missing {path}")
+    with open(os.path.join(folder, "metadata.json")) as file:
+        metadata = json.load(file)
+    layers = metadata.get("foldkit.layers")
+    if not isinstance(layers, int):
+        raise CheckError(f"{folder}/metadata.json has no integer foldkit.layers (found {layers!r})")
+    with open(param) as file:
+        lines = file.read().split("\n")
+    if lines[0].strip() != "7767517":
+        problems.append(f"model.param starts with {lines[0]!r}, not ncnn's magic 7767517")
+    counts = lines[1].split() if len(lines) > 1 else []
+    body = [line.split() for line in lines[2:] if line.strip()]
+    tops = [blob for fields in body for blob in fields[4 + int(fields[2]):4 + int(fields[2]) + int(fields[3])]]
+    if counts != [str(len(body)), str(len(set(tops)))]:
+        problems.append(f"model.param counts {counts} differ from its {len(body)} layers and {len(set(tops))} blobs")
+    readers = {}
+    for fields in body:
+        for blob in fields[4:4 + int(fields[2])]:
+            readers[blob] = readers.get(blob, 0) + 1
+    shared = sorted(blob for blob, n in readers.items() if n > 1)
+    if shared:
+        problems.append(f"blobs read by more than one layer without a Split: {shared[:5]}")
+
+    _, x = read_tensor(os.path.join(cases, "input_0.pb"))
+    names = [output["name"] for output in metadata["foldkit.outputs"]]
+    references = [read_tensor(os.path.join(cases, f"output_{k}.pb")) for k in range(len(names))]
+    if [name for name, _ in references] != names:
+        problems.append(f"output_k.pb names {[name for name, _ in references]} differ from metadata's outputs {names}")
+    dims = metadata["foldkit.input"]["dims"]
+    if x.size != numpy.prod(dims):
+        raise CheckError(f"input_0.pb has {x.size} values, metadata.json's input dims {dims} {numpy.prod(dims)}")
+    # The blob `input` is C x H x W (a Keras vector input's [1, N] is N x 1 x 1).
+    return param, weights, layers, x.reshape([1] + dims), list(zip(names, (array for _, array in references))), problems
+
+
+def run_ncnn(param, weights, x, references):
+    """ncnn on the CPU in float32 (Vulkan, fp16 and bf16 options off): each output blob by name, reshaped to its
+    reference's shape (ncnn's Mat is C x H x W, the batch axis left out)."""
+    import ncnn
+
+    net = ncnn.Net()
+    net.opt.use_vulkan_compute = False
+    net.opt.use_fp16_packed = False
+    net.opt.use_fp16_storage = False
+    net.opt.use_fp16_arithmetic = False
+    net.opt.use_bf16_storage = False
+    net.opt.num_threads = 2
+    for what, path, load in (("load_param", param, net.load_param), ("load_model", weights, net.load_model)):
+        status = load(path)
+        if status != 0:
+            raise CheckError(f"ncnn {what}({path}) returned {status}")
+    results = {}
+    extractor = net.create_extractor()
+    # A Mat of its own (clone): ncnn.Mat(array) wraps the array without a reference count, and an in-place
+    # layer reading the input blob (Scale, ReLU, ...) dereferences that count in light mode.
+    extractor.input("input", ncnn.Mat(numpy.ascontiguousarray(x[0], dtype=numpy.float32)).clone())
+    for name, reference in references:
+        status, mat = extractor.extract(name)
+        if status != 0:
+            raise CheckError(f"ncnn extract({name}) returned {status}")
+        array = numpy.array(mat, dtype=numpy.float32)
+        if array.size != reference.size:
+            raise CheckError(f"ncnn output {name} has {array.size} values ({array.shape}), the reference {reference.size} ({reference.shape})")
+        results[name] = array.reshape(reference.shape)
+    return results
 
 
 def run_onnxruntime(path, x, names):
@@ -191,11 +288,96 @@ def compare(engine, found, against, expected, bound, judged):
             "relative": ratio, "bound": bound, "passed": passed}
 
 
+def fresh_export(args, record, folder, format, reader):
+    """Exports the models as `format` into a fresh `folder` and reads it with `reader`: what the reader returns
+    but its problems, which are recorded as failures; the layer count and input shape go into the record."""
+    shutil.rmtree(folder, ignore_errors=True)
+    export(args, args.models, folder, format)
+    *found, problems = reader(folder)
+    record["failures"] += problems
+    for problem in problems:
+        print("FAIL: " + problem)
+    layers, x = found[-3], found[-2]
+    record.update(layers=layers, input=list(x.shape))
+    return found
+
+
+def check_onnx(args, onnx_engines, record, float32):
+    """Steps 1 to 4 on `foldkit export --format onnx`; returns the output names."""
+    folder = os.path.join(args.out, "export")
+    path, layers, x, references = fresh_export(args, record, folder, "onnx", read_export)
+    names = [name for name, _ in references]
+    bound = REF_BOUND_DEEP if layers > DEEP_LAYERS else REF_BOUND
+    print(f"model.onnx: {layers} layers, input {tuple(x.shape)} {x.dtype}, outputs {', '.join(names)}")
+    computed = {}
+    for engine in onnx_engines:
+        try:
+            computed[engine] = (run_onnxruntime if engine == "onnxruntime" else run_openvino)(path, x, names)
+        except Exception as error:  # the engine's own exception types differ; each is an error here
+            raise CheckError(f"{engine} could not run {path}: {type(error).__name__}: {error}") from error
+        write_outputs(computed[engine], os.path.join(args.out, engine))
+    for name, reference in references:
+        print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
+        figures = record["outputs"].setdefault(name, {})
+        if "onnxruntime" in computed:
+            figures["onnxruntime"] = compare("onnxruntime", computed["onnxruntime"][name], "reference", reference, bound, float32)
+        if "openvino" in computed and "onnxruntime" in computed:
+            figures["openvino"] = compare(
+                "openvino", computed["openvino"][name], "onnxruntime", computed["onnxruntime"][name], ENGINE_BOUND, float32)
+        for engine, figure in figures.items():
+            if figure["passed"] is False:
+                record["failures"].append(f"{engine} {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
+    for engine in onnx_engines:
+        verify(args, engine, os.path.join(folder, "test_data_set_0", "input_0.pb"), record, float32)
+    return names
+
+
+def check_ncnn(args, record, float32):
+    """Steps 5 and 6 on `foldkit export --format ncnn`; returns the output names."""
+    folder = os.path.join(args.out, "export-ncnn")
+    param, weights, layers, x, references = fresh_export(args, record, folder, "ncnn", read_ncnn_export)
+    names = [name for name, _ in references]
+    bound = REF_BOUND_DEEP if layers > DEEP_LAYERS else REF_BOUND
+    sizes = {name: os.path.getsize(os.path.join(folder, name)) for name in ("model.param", "model.bin")}
+    record["ncnnBytes"] = sizes
+    print(f"model.param + model.bin ({sizes['model.param']} + {sizes['model.bin']} bytes): {layers} layers, input {tuple(x.shape)} {x.dtype}, "
+          f"outputs {', '.join(names)}")
+    try:
+        computed = run_ncnn(param, weights, x, references)
+    except CheckError:
+        raise
+    except Exception as error:  # the engine's own exception types; each is an error here
+        raise CheckError(f"ncnn could not run {param}: {type(error).__name__}: {error}") from error
+    write_outputs(computed, os.path.join(args.out, "ncnn"))
+    for name, reference in references:
+        print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
+        figure = compare("ncnn", computed[name], "reference", reference, bound, float32)
+        record["outputs"].setdefault(name, {})["ncnn"] = figure
+        if figure["passed"] is False:
+            record["failures"].append(f"ncnn {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
+    verify(args, "ncnn", os.path.join(folder, "test_data_set_0", "input_0.pb"), record, float32)
+    return names
+
+
+def verify(args, engine, input_path, record, float32):
+    """`foldkit verify --engine-outputs WORKDIR/<engine>` (with --fp16 for a float16 model), recorded."""
+    command = [args.foldkit, "verify", *args.models, "--engine-outputs", os.path.join(args.out, engine),
+               "--input", input_path] + size_options(args)
+    status, output = run(command + ([] if float32 else ["--fp16"]))
+    # verify's verdict line when it passed; its whole report otherwise.
+    print(output.rstrip().split("\n")[-1] if status == 0 else output.rstrip())
+    record["verify"][engine] = status
+    if status == 2:
+        record["failures"].append(f"foldkit verify --engine-outputs {engine} exited 2")
+    elif status != 0:
+        record["errors"].append(f"foldkit verify --engine-outputs {engine} exited {status}")
+
+
 def main():
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--foldkit", required=True, help="the foldkit binary")
-    parser.add_argument("--out", required=True, help="work folder: export/ and one folder per engine are replaced")
-    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--out", required=True, help="work folder: export/, export-ncnn/ and one folder per engine are replaced")
+    parser.add_argument("--engines", default=",".join(ONNX_ENGINES), help=f"a comma-separated subset of {','.join(ENGINES)}")
     parser.add_argument("--dtype", choices=["float32", "float16"], default="float32")
     parser.add_argument("--opset", type=int)
     parser.add_argument("--decode-heads", action="store_true", help="export --decode-heads")
@@ -205,6 +387,7 @@ def main():
     parser.add_argument("models", nargs="+", help="model files, after --")
     args = parser.parse_args()
     engines = [e for e in args.engines.split(",") if e]
+    onnx_engines = [e for e in engines if e in ONNX_ENGINES]
     if not engines or set(engines) - set(ENGINES):
         parser.error(f"--engines takes a comma-separated subset of {','.join(ENGINES)}, found {args.engines!r}")
 
@@ -215,47 +398,11 @@ def main():
     float32 = args.dtype == "float32"
     names = []
     try:
-        folder = os.path.join(args.out, "export")
-        shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(args.out, exist_ok=True)
-        export(args, args.models, folder)
-        path, layers, x, references, problems = read_export(folder)
-        record["failures"] += problems
-        for problem in problems:
-            print("FAIL: " + problem)
-        names = [name for name, _ in references]
-        bound = REF_BOUND_DEEP if layers > DEEP_LAYERS else REF_BOUND
-        record.update(layers=layers, input=list(x.shape))
-        print(f"model.onnx: {layers} layers, input {tuple(x.shape)} {x.dtype}, outputs {', '.join(names)}")
-        computed = {}
-        for engine in engines:
-            try:
-                computed[engine] = (run_onnxruntime if engine == "onnxruntime" else run_openvino)(path, x, names)
-            except Exception as error:  # the engine's own exception types differ; each is an error here
-                raise CheckError(f"{engine} could not run {path}: {type(error).__name__}: {error}") from error
-            write_outputs(computed[engine], os.path.join(args.out, engine))
-        for name, reference in references:
-            print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
-            figures = record["outputs"].setdefault(name, {})
-            if "onnxruntime" in computed:
-                figures["onnxruntime"] = compare("onnxruntime", computed["onnxruntime"][name], "reference", reference, bound, float32)
-            if "openvino" in computed and "onnxruntime" in computed:
-                figures["openvino"] = compare(
-                    "openvino", computed["openvino"][name], "onnxruntime", computed["onnxruntime"][name], ENGINE_BOUND, float32)
-            for engine, figure in figures.items():
-                if figure["passed"] is False:
-                    record["failures"].append(f"{engine} {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
-        for engine in engines:
-            command = [args.foldkit, "verify", *args.models, "--engine-outputs", os.path.join(args.out, engine),
-                       "--input", os.path.join(folder, "test_data_set_0", "input_0.pb")] + size_options(args)
-            status, output = run(command + ([] if float32 else ["--fp16"]))
-            # verify's verdict line when it passed; its whole report otherwise.
-            print(output.rstrip().split("\n")[-1] if status == 0 else output.rstrip())
-            record["verify"][engine] = status
-            if status == 2:
-                record["failures"].append(f"foldkit verify --engine-outputs {engine} exited 2")
-            elif status != 0:
-                record["errors"].append(f"foldkit verify --engine-outputs {engine} exited {status}")
+        if onnx_engines:
+            names += check_onnx(args, onnx_engines, record, float32)
+        if "ncnn" in engines:
+            names += [name for name in check_ncnn(args, record, float32) if name not in names]
     except (CheckError, OSError) as error:
         record["errors"].append(str(error))
         print(f"error: {error}", file=sys.stderr)
@@ -267,9 +414,9 @@ def main():
             json.dump(record, file, indent=1)
     verdict = {0: "PASS", 1: "ERROR", 2: "FAIL"}[status]
     judged = "engines vs reference and each other" if float32 else "foldkit verify --fp16 only"
-    verify = ", ".join(f"{engine} {code}" for engine, code in record["verify"].items()) or "not run"
+    verdicts = ", ".join(f"{engine} {code}" for engine, code in record["verify"].items()) or "not run"
     print(f"engine_check {verdict}: {' '.join(os.path.basename(m) for m in args.models)} {args.dtype}; outputs {', '.join(names) or 'none'}; "
-          f"engines {', '.join(engines)} ({judged}); foldkit verify exit {verify}; {len(record['failures'])} failed, "
+          f"engines {', '.join(engines)} ({judged}); foldkit verify exit {verdicts}; {len(record['failures'])} failed, "
           f"{len(record['errors'])} errors; {time.monotonic() - started:.1f} s")
     return status
 

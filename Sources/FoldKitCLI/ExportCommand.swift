@@ -3,33 +3,37 @@ import FoldKit
 import FoldKitONNX
 import Foundation
 
-/// `foldkit export`: the folded network as another engine's model (onnx) with a test data set.
+/// `foldkit export`: the folded network as another engine's model (onnx, ncnn) with a test data set.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Fold batch norm and write the network as an onnx model, with a seeded input and FoldKit's reference outputs.",
+        abstract:
+            "Fold batch norm and write the network as an onnx or ncnn model, with a seeded input and FoldKit's reference outputs.",
         discussion: HelpExamples.export)
 
     @OptionGroup var model: ModelArguments
     @OptionGroup var input: InputArguments
     @OptionGroup var health: WeightHealthArguments
 
-    @Option(help: "Model format: onnx.")
+    @Option(help: "Model format: onnx (model.onnx) or ncnn (model.param, model.bin, metadata.json).")
     var format: ExportFormat = .onnx
 
     @Option(help: "Output folder (written to a temporary sibling, renamed into place when complete).")
     var out: String
 
-    @Option(help: "onnx default-domain opset, 13 to 23 (default 17; Mish is a composition below 18).")
+    @Option(help: "onnx default-domain opset, 13 to 23 (default 17; Mish is a composition below 18). onnx only.")
     var opset: Int = ONNXExportOptions.defaultOpset
 
     @Option(
         help:
-            "Weights and compute: float32 (default) or float16 (the model's input and outputs stay float32; a weight past 65504 is an error naming the layer)."
+            "Weights and compute: float32 (default) or float16 (onnx: the model's input and outputs stay float32; ncnn: the weights ncnn reads with a storage flag are half, with its half tag; a weight past 65504 is an error naming the layer)."
     )
     var dtype: ONNXElementType = .float32
 
-    @Option(help: "Layout of the model's input: nchw (default, [1, C, H, W]) or nhwc ([1, H, W, C], a Transpose first in the graph).")
+    @Option(
+        help:
+            "Layout of the model's input: nchw (default, [1, C, H, W]) or nhwc ([1, H, W, C], a Transpose first in the graph). onnx only: ncnn's input is C x H x W."
+    )
     var inputLayout: ONNXInputLayout = .nchw
 
     @Option(
@@ -59,6 +63,15 @@ struct ExportCommand: ParsableCommand {
         if opset > ONNXExportOptions.maximumOpset {
             throw ValidationError("--opset must be at most \(ONNXExportOptions.maximumOpset), not \(opset)")
         }
+        if format == .ncnn && inputLayout != .nchw {
+            throw ValidationError("--input-layout \(inputLayout.rawValue) is for onnx: an ncnn model's input is C x H x W")
+        }
+        if format == .ncnn && decodeHeads {
+            throw ValidationError("--decode-heads is for onnx: an ncnn model outputs the heads' raw inputs (decode them with metadata.json)")
+        }
+        if format == .ncnn && !testData {
+            throw ValidationError("--no-test-data is for onnx: the ncnn export always writes test_data_set_0")
+        }
     }
 
     func run() throws {
@@ -74,18 +87,40 @@ struct ExportCommand: ParsableCommand {
         let classNames = try ClassNames.load(path: names, for: network)
         let console = output.console
         console.note(given)
-        let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout, decodeHeads: decodeHeads)
-        let result = try ONNXModelExport.write(
-            network: network, input: given, options: options, classNames: classNames, to: URL(fileURLWithPath: out),
-            durable: durability.durable, productThreading: tuning.productThreading, testData: testData)
-        let summary = result.summary
-        console.say(
-            "wrote \(ONNXModelExport.modelFileName) (\(String(format: "%.2f", Double(summary.bytes) / 1_000_000)) MB, opset \(opset), \(dtype.rawValue), input \(inputLayout.rawValue)): \(summary.nodes) nodes, \(summary.initializers) initializers, to \(out)"
-        )
-        console.say("outputs: " + result.outputs.map { "\($0.name) \($0.shape.map(String.init).joined(separator: "x"))" }.joined(separator: ", "))
+        let destination = URL(fileURLWithPath: out)
+        var written: ExportResult
+        switch format {
+        case .onnx:
+            let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout, decodeHeads: decodeHeads)
+            let result = try ONNXModelExport.write(
+                network: network, input: given, options: options, classNames: classNames, to: destination, durable: durability.durable,
+                productThreading: tuning.productThreading, testData: testData)
+            let summary = result.summary
+            console.say(
+                "wrote \(ONNXModelExport.modelFileName) (\(String(format: "%.2f", Double(summary.bytes) / 1_000_000)) MB, opset \(opset), \(dtype.rawValue), input \(inputLayout.rawValue)): \(summary.nodes) nodes, \(summary.initializers) initializers, to \(out)"
+            )
+            written = ExportResult(
+                out: out, format: format.rawValue, model: ONNXModelExport.modelFileName, weights: nil, opset: opset, dtype: dtype.rawValue,
+                inputLayout: inputLayout.rawValue, bytes: summary.bytes, nodes: summary.nodes, operators: summary.operatorCounts,
+                outputs: result.outputs, testData: testData ? "test_data_set_0" : nil, seconds: 0)
+        case .ncnn:
+            let options = NCNNExportOptions(weightType: dtype == .float16 ? .float16 : .float32)
+            let result = try NCNNModelExport.write(
+                network: network, input: given, options: options, classNames: classNames, to: destination, durable: durability.durable,
+                productThreading: tuning.productThreading)
+            let summary = result.summary
+            console.say(
+                "wrote \(NCNNModelExport.paramFileName) (\(summary.layers) layers, \(summary.blobs) blobs) and \(NCNNModelExport.binFileName) (\(String(format: "%.2f", Double(summary.binBytes) / 1_000_000)) MB, \(dtype.rawValue) weights), \(NCNNModelExport.metadataFileName), to \(out)"
+            )
+            written = ExportResult(
+                out: out, format: format.rawValue, model: NCNNModelExport.paramFileName, weights: NCNNModelExport.binFileName, opset: nil,
+                dtype: dtype.rawValue, inputLayout: "chw", bytes: summary.paramBytes + summary.binBytes, nodes: summary.layers,
+                operators: summary.layerCounts, outputs: result.outputs, testData: "test_data_set_0", seconds: 0)
+        }
+        console.say("outputs: " + written.outputs.map { "\($0.name) \($0.shape.map(String.init).joined(separator: "x"))" }.joined(separator: ", "))
         if testData {
             console.say(
-                "test_data_set_0: input_0.pb (\(given.origin)) and \(result.outputs.count) reference outputs (original network, float64, stored as float32)"
+                "test_data_set_0: input_0.pb (\(given.origin)) and \(written.outputs.count) reference outputs (original network, float64, stored as float32)"
             )
         }
         console.say(
@@ -94,13 +129,8 @@ struct ExportCommand: ParsableCommand {
         let seconds = Date().timeIntervalSince(start)
         console.say(String(format: "took %.2f s", seconds))
         let filesRead = output.json ? try ModelDigests(network.sourceFiles).result() + [given.file].compactMap { $0 } : []
-        try console.document(
-            JSONDocument(
-                command: "export", filesRead: filesRead,
-                ExportResult(
-                    out: out, format: format.rawValue, model: ONNXModelExport.modelFileName, opset: opset, dtype: dtype.rawValue,
-                    inputLayout: inputLayout.rawValue, bytes: summary.bytes, nodes: summary.nodes, operators: summary.operatorCounts,
-                    outputs: result.outputs, testData: testData ? "test_data_set_0" : nil, seconds: seconds)))
+        written.seconds = seconds
+        try console.document(JSONDocument(command: "export", filesRead: filesRead, written))
     }
 }
 

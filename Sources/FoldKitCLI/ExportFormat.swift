@@ -4,4 +4,6 @@ import ArgumentParser
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     /// An onnx model (`model.onnx`) with its test data set.
     case onnx
+    /// An ncnn model (`model.param`, `model.bin`) with metadata.json and the same test data set.
+    case ncnn
 }

@@ -6,11 +6,9 @@ import FoldKitCore
 /// in the same order of operations:
 ///
 /// - relu6: Clip(x, 0, 6); swish: x * Sigmoid(x); mish below opset 18: x * Tanh(Softplus(x));
-/// - hard_mish (darknet): x * Clip(x/2 + 1, 0, 1), which is x for x > 0, x*x/2 + x for -2 < x <= 0, 0 below;
-/// - ramp (darknet): Relu(x) + 0.1 x;
-/// - gelu (darknet's tanh form): 0.5 x (1 + Tanh(0.797885 x + 0.035677 x^3));
+/// - hard_mish, ramp, gelu (darknet's tanh form), hard_sigmoid_relu6 and hard_swish (Keras 3): the
+///   composition every engine writer shares (`Activation.composition`, FoldKitCore), each step one node;
 /// - gelu_erf (Keras): 0.5 x (1 + Erf(x / sqrt 2));
-/// - hard_sigmoid_relu6 (Keras 3): Clip(x + 3, 0, 6) / 6; hard_swish: x * (Clip(x + 3, 0, 6) / 6);
 /// - clipped relu (Keras ReLU with max_value, negative_slope, threshold):
 ///   Where(x >= max, max, Where(x >= threshold, x, slope * (x - threshold))).
 extension ONNXGraphBuilder {
@@ -38,16 +36,9 @@ extension ONNXGraphBuilder {
         case .mish:
             if opset >= 18 { return node("Mish", [x]) }
             return node("Mul", [x, node("Tanh", [node("Softplus", [x])])])
-        case .hardMish:
-            let half = node("Mul", [x, scalar(0.5)])
-            return node("Mul", [x, clip(node("Add", [half, scalar(1)]), 0, 1)])
-        case .ramp:
-            return node("Add", [node("Relu", [x]), node("Mul", [x, scalar(0.1)])])
-        case .gelu:
-            let cube = node("Mul", [node("Mul", [x, x]), x])
-            let inner = node("Add", [node("Mul", [x, scalar(0.797885)]), node("Mul", [cube, scalar(0.035677)])])
-            let onePlus = node("Add", [node("Tanh", [inner]), scalar(1)])
-            return node("Mul", [node("Mul", [x, scalar(0.5)]), onePlus])
+        case .hardMish, .ramp, .gelu, .hardSigmoidRelu6, .hardSwish:
+            guard let formula = activation.composition else { preconditionFailure("\(activation.name) has a composition") }
+            return evaluate(formula, x: x)
         case .geluErf:
             let erf = node("Erf", [node("Mul", [x, scalar(Float(0.5.squareRoot()))])])
             return node("Mul", [node("Mul", [x, scalar(0.5)]), node("Add", [erf, scalar(1)])])
@@ -55,10 +46,6 @@ extension ONNXGraphBuilder {
             return node("Softplus", [x])
         case .hardSigmoid:
             return node("HardSigmoid", [x], [ONNXAttribute.float("alpha", 0.2), ONNXAttribute.float("beta", 0.5)])
-        case .hardSigmoidRelu6:
-            return node("Div", [clip(node("Add", [x, scalar(3)]), 0, 6), scalar(6)])
-        case .hardSwish:
-            return node("Mul", [x, node("Div", [clip(node("Add", [x, scalar(3)]), 0, 6), scalar(6)])])
         case .clippedRelu(let maxValue, let slope, let threshold):
             if slope == 0 && threshold == 0 { return maxValue.map { clip(x, 0, $0) } ?? node("Relu", [x]) }
             let t = scalar(threshold, hint: "threshold")
@@ -69,6 +56,21 @@ extension ONNXGraphBuilder {
                 y = node("Where", [node("GreaterOrEqual", [x, m]), m, y])
             }
             return y
+        }
+    }
+
+    /// `formula` of `x`, one node a step (constants as scalars of the graph's element type).
+    mutating func evaluate(_ formula: ElementwiseFormula, x: String) -> String {
+        switch formula {
+        case .input: return x
+        case .add(let a, let b): return node("Add", [evaluate(a, x: x), evaluate(b, x: x)])
+        case .multiply(let a, let b): return node("Mul", [evaluate(a, x: x), evaluate(b, x: x)])
+        case .addConstant(let a, let c): return node("Add", [evaluate(a, x: x), scalar(c)])
+        case .multiplyConstant(let a, let c): return node("Mul", [evaluate(a, x: x), scalar(c)])
+        case .divideConstant(let a, let c): return node("Div", [evaluate(a, x: x), scalar(c)])
+        case .relu(let a): return node("Relu", [evaluate(a, x: x)])
+        case .tanh(let a): return node("Tanh", [evaluate(a, x: x)])
+        case .clip(let a, let low, let high): return clip(evaluate(a, x: x), low, high)
         }
     }
 

@@ -24,9 +24,10 @@ extension ONNXGraphBuilder {
     }
 
     /// `ConvTranspose`: the full output of an H x W input is ((H-1)*stride + k) rows; the layer keeps rows
-    /// offset ..< offset + outputHeight of it (`TransposedConvolution`), so pads begin = offset, and pads end =
-    /// full - offset - outputHeight when that is not negative, else 0 with output_padding = the rows past
-    /// the full output (which hold the bias alone, as onnx's output_padding rows do). Weights go from
+    /// offset ..< offset + outputHeight of it (`TransposedConvolution.edges`, shared with the other engine
+    /// writers), so pads begin = offset, and pads end = full - offset - outputHeight when that is not
+    /// negative, else 0 with output_padding = the rows past the full output (which hold the bias alone, as
+    /// onnx's output_padding rows do). Weights go from
     /// FoldKit's OIHW to onnx's [C_in, O, kh, kw].
     mutating func transposedConvolution(_ t: TransposedConvolution, input: String, inputShape: ActivationShape) throws -> String {
         let (o, i, kh, kw) = (t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth)
@@ -43,13 +44,7 @@ extension ONNXGraphBuilder {
         }
         var inputs = [input, w]
         if let bias = t.bias { inputs.append(try weights(bias, dims: [o], hint: "B")) }
-        func edges(input: Int, stride: Int, kernel: Int, offset: Int, kept: Int) -> (begin: Int, end: Int, extra: Int) {
-            let full = (input - 1) * stride + kernel
-            let end = full - offset - kept
-            return end >= 0 ? (offset, end, 0) : (offset, 0, -end)
-        }
-        let rows = edges(input: inputShape.height, stride: t.strideY, kernel: kh, offset: t.offsetY, kept: t.outputHeight)
-        let columns = edges(input: inputShape.width, stride: t.strideX, kernel: kw, offset: t.offsetX, kept: t.outputWidth)
+        let (rows, columns) = t.edges(input: inputShape)
         var attributes = [
             ONNXAttribute.ints("kernel_shape", [kh, kw]),
             ONNXAttribute.ints("strides", [t.strideY, t.strideX]),

@@ -6,19 +6,14 @@ extension ONNXGraphBuilder {
     /// (a Slice when it is not the whole input), then Concat along the channels.
     mutating func concatenation(_ r: Concatenation, inputs: [String], shapes: [ActivationShape]) -> String {
         let parts = zip(inputs, shapes).map { input, shape -> String in
-            let size = shape.channels / r.groups
-            return channels(input, (r.groupID * size)..<((r.groupID + 1) * size), of: shape.channels)
+            channels(input, r.takenChannels(of: shape.channels), of: shape.channels)
         }
         return parts.count == 1 ? node("Identity", parts) : node("Concat", parts, [ONNXAttribute.int("axis", 1)])
     }
 
     /// darknet [shortcut] (`shortcut_cpu`) then the activation. The output has the first input's shape
-    /// C0 x H0 x W0; an input of that shape is added as it is. Any other input Ci x Hi x Wi adds, with
-    /// stride = max(Wi/W0, 1) and sample = max(W0/Wi, 1),
-    ///
-    ///     out[k, j*sample, i*sample] += in[k, j*stride, i*stride]   for k < min(C0, Ci), j < min(H0, Hi), i < min(W0, Wi)
-    ///
-    /// lowered as: Slice of channels [0, min(C0, Ci)) and of rows and columns 0, stride, ... (min(H0, Hi) of
+    /// C0 x H0 x W0; an input of that shape is added as it is. Any other input adds by darknet's rule
+    /// (`ShortcutOperand`, shared with the other engine writers), lowered as: Slice of channels [0, min(C0, Ci)) and of rows and columns 0, stride, ... (min(H0, Hi) of
     /// them); with sample > 1, each value spread to the top-left of a sample x sample block of zeros
     /// (Unsqueeze-like Reshape to [1, k, h, 1, w, 1], Pad, Reshape); then zero Pad to C0 x H0 x W0 and Add.
     mutating func shortcut(_ s: ElementwiseSum, inputs: [String], shapes: [ActivationShape]) -> String {
@@ -32,23 +27,22 @@ extension ONNXGraphBuilder {
 
     private mutating func shortcutOperand(_ input: String, shape: ActivationShape, out: ActivationShape) -> String {
         if shape == out { return input }
-        let stride = max(shape.width / out.width, 1), sample = max(out.width / shape.width, 1)
-        let k = min(out.channels, shape.channels), h = min(out.height, shape.height), w = min(out.width, shape.width)
+        let plan = ShortcutOperand(input: shape, output: out)
+        let (k, stride, sample, h, w) = (plan.channels, plan.stride, plan.sample, plan.rows, plan.columns)
         var x = input
-        if k != shape.channels || stride != 1 || h * stride < shape.height || w * stride < shape.width {
-            x = slice(x, axes: [1, 2, 3], starts: [0, 0, 0], ends: [k, (h - 1) * stride + 1, (w - 1) * stride + 1], steps: [1, stride, stride])
+        if plan.cutsInput(shape) {
+            x = slice(x, axes: [1, 2, 3], starts: [0, 0, 0], ends: [k, plan.spannedRows, plan.spannedColumns], steps: [1, stride, stride])
         }
         if sample > 1 {
             x = reshape(x, to: [1, k, h, 1, w, 1])
             x = pad(x, pads: [0, 0, 0, 0, 0, 0, 0, 0, 0, sample - 1, 0, sample - 1])
             x = reshape(x, to: [1, k, h * sample, w * sample])
         }
-        let (filledHeight, filledWidth) = (h * sample, w * sample)
-        if filledHeight > out.height || filledWidth > out.width {
-            x = slice(x, axes: [2, 3], starts: [0, 0], ends: [min(filledHeight, out.height), min(filledWidth, out.width)])
+        if plan.spreadRows > out.height || plan.spreadColumns > out.width {
+            x = slice(x, axes: [2, 3], starts: [0, 0], ends: [min(plan.spreadRows, out.height), min(plan.spreadColumns, out.width)])
         }
-        return pad(
-            x, pads: [0, 0, 0, 0, 0, out.channels - k, max(out.height - filledHeight, 0), max(out.width - filledWidth, 0)])
+        let zeros = plan.padding(to: out)
+        return pad(x, pads: [0, 0, 0, 0, 0, zeros.channels, zeros.rows, zeros.columns])
     }
 
     /// darknet [scale_channels] / [sam], Keras Multiply of two: `Mul`, a C x 1 x 1 input broadcast over H x W.

@@ -36,17 +36,15 @@ extension ONNXGraphBuilder {
     /// out[c] = in[c + offset] where 0 <= c + offset < C_in, zeros elsewhere (`ChannelRange`): a Slice of the
     /// channels the window covers, then zero Pad before and after.
     mutating func channelRange(_ r: ChannelRange, input: String, inputShape: ActivationShape) -> String {
-        let first = max(r.offset, 0), last = min(r.offset + r.channels, inputShape.channels)
-        let before = max(-r.offset, 0)
-        guard last > first else {
+        let window = r.window(inputChannels: inputShape.channels)
+        guard !window.taken.isEmpty else {
             // No input channel in the window: all zeros, of the input's plane size.
             let zeros = floats([0], dims: [1, 1, 1, 1], hint: "zero")
             let shaped = node("Mul", [slice(input, axes: [1], starts: [0], ends: [1]), zeros])
             return node("Expand", [shaped, int64s([1, r.channels, inputShape.height, inputShape.width], hint: "shape")])
         }
-        let taken = channels(input, first..<last, of: inputShape.channels)
-        let after = r.channels - before - (last - first)
-        let padded = pad(taken, pads: [0, before, 0, 0, 0, after, 0, 0])
+        let taken = channels(input, window.taken, of: inputShape.channels)
+        let padded = pad(taken, pads: [0, window.before, 0, 0, 0, window.after, 0, 0])
         return padded == input ? node("Identity", [input]) : padded
     }
 

@@ -17,19 +17,8 @@ enum ONNXModelFile {
     static func write(
         model: Onnx_ModelProto, initializers: [ONNXInitializer], trailer: (() throws -> Onnx_ModelProto)? = nil, to url: URL
     ) throws -> Int {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw FoldKitError(.io, "cannot create the model file", file: url.path)
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        var written = 0
-        func append(_ data: Data) throws {
-            do { try handle.write(contentsOf: data) } catch {
-                throw FoldKitError(.io, "cannot write the model file: \(error.localizedDescription)", file: url.path)
-            }
-            written += data.count
-        }
-        try append(try model.serializedBytes())
+        let file = try ModelFileAppender(url: url)
+        try file.append(try model.serializedBytes())
         // Initializer k + 1 is read, folded and serialized on another thread while k is written; the reads
         // stay one at a time and in order (each starts when the one before has finished).
         func serialize(_ initializer: ONNXInitializer) throws -> Data {
@@ -44,10 +33,10 @@ enum ONNXModelFile {
             guard let current = next else { break }
             let bytes = try current.result()
             next = k + 1 < initializers.count ? SerializedPart { [initializer = initializers[k + 1]] in try serialize(initializer) } : nil
-            try append(bytes)
+            try file.append(bytes)
         }
-        if let trailer { try append(try trailer().serializedBytes()) }
-        return written
+        if let trailer { try file.append(try trailer().serializedBytes()) }
+        return file.written
     }
 
     /// The `TensorProto` of `initializer`: dims, data type and little-endian `raw_data`.

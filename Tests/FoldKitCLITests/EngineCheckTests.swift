@@ -7,10 +7,11 @@ import XCTest
 /// `Fixtures/engines/engine_check.py` on models `foldkit export --format onnx` writes: onnx's full check, ONNX
 /// Runtime against FoldKit's float64 reference, OpenVINO against ONNX Runtime, and `foldkit verify
 /// --engine-outputs` on each engine's outputs must all pass (exit 0), and the summary line must name every
-/// output of the model (the names `foldkit fixtures --layers outputs` gives them).
+/// output of the model (the names `foldkit fixtures --layers outputs` gives them). Likewise ncnn (`--engines
+/// ncnn`) on models `foldkit export --format ncnn` writes: ncnn against the reference, and verify on its outputs.
 ///
-/// Needs python3 with onnx, onnxruntime and openvino (`.ci/install` pins them): without them the tests skip
-/// saying so, and fail when `CI` is set, as a missing shared file does.
+/// Needs python3 with onnx, onnxruntime, openvino and ncnn (`.ci/install` pins them): without them the tests
+/// skip saying so, and fail when `CI` is set, as a missing shared file does.
 final class EngineCheckTests: XCTestCase {
     /// Fully convolutional detectors run at 128 x 128 to keep the debug build quick (2 to 4 s a model for the
     /// whole check, 3 to 7 s at their own sizes); the classifiers (connected layers) at their own.
@@ -32,15 +33,8 @@ final class EngineCheckTests: XCTestCase {
     /// engines/engine-ops (lowerings easy to get wrong: [local], [crop], odd pools, [reorg], softmax temperature).
     func testFixtureNetworksWithSeededWeightsPassOnBothEngines() throws {
         try requireEngines()
-        let cfgs = ["yolo-head", "shortcut-upsample", "maxpool-spp", "conv-basic"].map { "darknet/cfg/" + $0 } + ["engines/engine-ops"]
-        for path in cfgs {
-            let name = (path as NSString).lastPathComponent
-            let dir = try temporaryDirectory()
-            let cfg = TestData.fixture("\(path).cfg").path
-            let weights = dir.appendingPathComponent("\(name).weights").path
-            let seeded = try CommandRunner.run(["seed-weights", cfg, "--seed", "1", "--out", weights])
-            XCTAssertEqual(seeded.status, 0, "\(name): " + seeded.stderr)
-            try check([cfg, weights], label: name)
+        for (name, files) in try seededFixtureNetworks() {
+            try check(files, label: name)
         }
     }
 
@@ -89,41 +83,142 @@ final class EngineCheckTests: XCTestCase {
     /// intact, one output channel moved by 1% of the output's range. The unchanged model passes.
     func testVerifyFailsAnEngineRunningABrokenModel() throws {
         try requireEngines()
-        let dir = try temporaryDirectory()
-        let cfg = TestData.fixture("engines/engine-ops.cfg").path
-        let weights = dir.appendingPathComponent("engine-ops.weights").path
-        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--seed", "1", "--out", weights]).status, 0)
-        let export = dir.appendingPathComponent("export")
-        let exported = try CommandRunner.run(["export", cfg, weights, "--format", "onnx", "--out", export.path])
-        XCTAssertEqual(exported.status, 0, exported.stderr)
-        for mutation in ["none", "weight", "resize", "transpose", "channel"] {
-            let outputs = dir.appendingPathComponent("engine-\(mutation)")
-            let script = TestData.fixture("engines/mutated_engine_outputs.py").path
-            let ran = try Self.python([script, export.path, mutation == "none" ? "unchanged" : mutation, outputs.path])
-            XCTAssertEqual(ran.status, 0, "\(mutation): \(ran.output)")
-            let verdict = try CommandRunner.run(["verify", cfg, weights, "--engine-outputs", outputs.path])
-            if mutation == "none" {
-                XCTAssertEqual(verdict.status, 0, "the unchanged model passes:\n\(verdict.stdout)\(verdict.stderr)")
-            } else {
-                XCTAssertEqual(verdict.status, 2, "\(mutation) must fail:\n\(verdict.stdout)\(verdict.stderr)")
-                XCTAssertTrue(verdict.stdout.contains("first: layer 14"), "\(mutation): the report names the output layer:\n\(verdict.stdout)")
-            }
+        try checkMutations(format: "onnx", script: "mutated_engine_outputs.py", ["unchanged", "weight", "resize", "transpose", "channel"])
+    }
+
+    /// The real Darknet models of ../shared on ncnn (`foldkit export --format ncnn`), at the sizes the onnx
+    /// test runs them.
+    func testEveryRealDarknetModelPassesOnNCNN() throws {
+        try requireEngines(ncnn)
+        let models = try realDarknetModels()
+        XCTAssertGreaterThanOrEqual(models.count, 11, "\(models.map(\.name))")
+        for model in models {
+            try check(model.files, size: fixedSize.contains(model.name) ? [] : detectorSize, engines: "ncnn", label: "\(model.name) ncnn")
         }
+    }
+
+    /// The project cfgs on ncnn: each operation ncnn has no one layer for (an upsample of stride 3 with a
+    /// scale, [reorg], a route with groups, [shortcut]s across sizes and channel counts, [local], [crop],
+    /// softmax groups with a temperature, darknet's pool padding) and engine-ops-2's stride-41 upsample (the
+    /// depthwise deconvolution), pool padding of 40, [reorg3d] and shortcuts from more channels.
+    func testFixtureNetworksWithSeededWeightsPassOnNCNN() throws {
+        try requireEngines(ncnn)
+        for (name, files) in try seededFixtureNetworks() {
+            try check(files, engines: "ncnn", label: "\(name) ncnn")
+        }
+    }
+
+    /// The Keras fixtures (`Fixtures/keras/*.keras`) on ncnn, but normalization_axis, which FoldKit refuses on
+    /// reading (a Normalization over another axis than the channels).
+    func testKerasFixturesPassOnNCNN() throws {
+        try requireEngines(ncnn)
+        let folder = TestData.fixture("keras")
+        let models = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".keras") }.sorted()
+        XCTAssertGreaterThanOrEqual(models.count, 30)
+        for model in models where model != "normalization_axis.keras" {
+            try check([folder.appendingPathComponent(model).path], engines: "ncnn", label: "\(model) ncnn")
+        }
+    }
+
+    /// float16 on ncnn: weights with ncnn's half tag, at most 55% of the float32 model's bytes, and ncnn's
+    /// outputs (computed in float32 from the widened weights) pass `verify --fp16`.
+    func testFloat16RealModelPassesOnNCNNAtMostFiftyFivePercentOfTheBytes() throws {
+        try requireEngines(ncnn)
+        let stem = "real-models/yolo-fastest-1.1/yolo-fastest-1.1"
+        let files = [try TestData.sharedFile(stem + ".cfg").path, try TestData.sharedFile(stem + ".weights").path]
+        try check(files, size: detectorSize, dtype: "float16", engines: "ncnn", label: "yolo-fastest-1.1 float16 ncnn")
+        let dir = try temporaryDirectory()
+        var bytes: [String: Int] = [:]
+        for dtype in ["float32", "float16"] {
+            let out = dir.appendingPathComponent(dtype)
+            let run = try CommandRunner.run(["export"] + files + ["--format", "ncnn", "--dtype", dtype, "--out", out.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            bytes[dtype] = try ["model.param", "model.bin"].reduce(0) { sum, file in
+                let size = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(file).path)[.size] as? Int ?? 0
+                return sum + size
+            }
+            let bin = try Data(contentsOf: out.appendingPathComponent("model.bin"))
+            let flag = bin.prefix(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            XCTAssertEqual(flag, dtype == "float16" ? 0x0130_6B47 : 0, "\(dtype): the first convolution's storage flag")
+        }
+        let ratio = Double(bytes["float16"] ?? 0) / Double(bytes["float32"] ?? 1)
+        XCTAssertLessThanOrEqual(ratio, 0.55, "\(bytes)")
+    }
+
+    /// `verify --engine-outputs` fails (exit 2, naming the output) on what ncnn computes from a broken copy of
+    /// the exported model (`Fixtures/engines/mutated_ncnn_outputs.py`): one weight in model.bin changed by 1%,
+    /// nearest Interp made bilinear, Reorg's space-to-depth order made ncnn's default order, and, with the model
+    /// intact, one output channel moved by 1% of the output's range. The unchanged model passes.
+    func testVerifyFailsNCNNRunningABrokenModel() throws {
+        try requireEngines(ncnn)
+        try checkMutations(format: "ncnn", script: "mutated_ncnn_outputs.py", ["unchanged", "weight", "upsample", "reorg", "channel"])
     }
 
     // MARK: - Helpers
 
-    /// Runs the script on one model with both engines; asserts exit 0 and a PASS summary naming every output.
+    /// The project cfgs with seeded weights (seed 1), by name: yolo-head (two [yolo] heads, route, upsample),
+    /// shortcut-upsample (shortcuts across channel counts, upsample by 3), maxpool-spp (darknet's pool padding,
+    /// an SPP block), conv-basic (convolution options on odd sizes: groups, padding, strides, activations), and
+    /// engines/engine-ops and engine-ops-2 (lowerings easy to get wrong: [local], [crop], odd pools, [reorg],
+    /// [reorg3d], softmax temperature, upsampling by 3 and 41, shortcuts across sizes and channel counts).
+    private func seededFixtureNetworks() throws -> [(name: String, files: [String])] {
+        let cfgs =
+            ["yolo-head", "shortcut-upsample", "maxpool-spp", "conv-basic"].map { "darknet/cfg/" + $0 } + [
+                "engines/engine-ops", "engines/engine-ops-2",
+            ]
+        return try cfgs.map { path in
+            let name = (path as NSString).lastPathComponent
+            let dir = try temporaryDirectory()
+            let cfg = TestData.fixture("\(path).cfg").path
+            let weights = dir.appendingPathComponent("\(name).weights").path
+            let seeded = try CommandRunner.run(["seed-weights", cfg, "--seed", "1", "--out", weights])
+            XCTAssertEqual(seeded.status, 0, "\(name): " + seeded.stderr)
+            return (name, [cfg, weights])
+        }
+    }
+
+    /// Exports engine-ops (seeded weights) as `format`, runs `Fixtures/engines/<script>` with each of
+    /// `mutations` and verifies the outputs: "unchanged" must pass (exit 0), every other must fail (exit 2)
+    /// naming the output layer (14).
+    private func checkMutations(format: String, script: String, _ mutations: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = try temporaryDirectory()
+        let cfg = TestData.fixture("engines/engine-ops.cfg").path
+        let weights = dir.appendingPathComponent("engine-ops.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--seed", "1", "--out", weights]).status, 0, file: file, line: line)
+        let export = dir.appendingPathComponent("export")
+        let exported = try CommandRunner.run(["export", cfg, weights, "--format", format, "--out", export.path])
+        XCTAssertEqual(exported.status, 0, exported.stderr, file: file, line: line)
+        for mutation in mutations {
+            let outputs = dir.appendingPathComponent("engine-\(mutation)")
+            let ran = try Self.python([TestData.fixture("engines/\(script)").path, export.path, mutation, outputs.path])
+            XCTAssertEqual(ran.status, 0, "\(mutation): \(ran.output)", file: file, line: line)
+            let verdict = try CommandRunner.run(["verify", cfg, weights, "--engine-outputs", outputs.path])
+            if mutation == "unchanged" {
+                XCTAssertEqual(verdict.status, 0, "the unchanged model passes:\n\(verdict.stdout)\(verdict.stderr)", file: file, line: line)
+            } else {
+                XCTAssertEqual(verdict.status, 2, "\(mutation) must fail:\n\(verdict.stdout)\(verdict.stderr)", file: file, line: line)
+                XCTAssertTrue(
+                    verdict.stdout.contains("first: layer 14"), "\(mutation): the report names the output layer:\n\(verdict.stdout)", file: file,
+                    line: line)
+            }
+        }
+    }
+
+    /// The python modules the ncnn tests need.
+    private let ncnn = "onnx, ncnn"
+
+    /// Runs the script on one model with `engines` (default both onnx engines); asserts exit 0 and a PASS summary
+    /// naming every output.
     private func check(
-        _ files: [String], size: [String] = [], dtype: String = "float32", extra: [String] = [], label: String, file: StaticString = #filePath,
-        line: UInt = #line
+        _ files: [String], size: [String] = [], dtype: String = "float32", engines: String = "onnxruntime,openvino", extra: [String] = [],
+        label: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let dir = try temporaryDirectory()
         let started = Date()
         let run = try Self.python(
             [
                 TestData.fixture("engines/engine_check.py").path, "--foldkit", CommandRunner.executable.path, "--out",
-                dir.appendingPathComponent("work").path, "--engines", "onnxruntime,openvino", "--dtype", dtype,
+                dir.appendingPathComponent("work").path, "--engines", engines, "--dtype", dtype,
             ] + extra + size + ["--"] + files)
         XCTAssertEqual(run.status, 0, "\(label):\n\(run.output)", file: file, line: line)
         let summary = run.output.split(separator: "\n").last.map(String.init) ?? ""
@@ -164,11 +259,12 @@ final class EngineCheckTests: XCTestCase {
         return models
     }
 
-    /// python3 can import the three packages, or the test skips (fails under CI) saying what is missing.
-    private func requireEngines(file: StaticString = #filePath, line: UInt = #line) throws {
-        let probe = try Self.python(["-c", "import onnx, onnxruntime, openvino"])
+    /// python3 can import `modules` (default the onnx engines), or the test skips (fails under CI) saying what
+    /// is missing.
+    private func requireEngines(_ modules: String = "onnx, onnxruntime, openvino", file: StaticString = #filePath, line: UInt = #line) throws {
+        let probe = try Self.python(["-c", "import \(modules)"])
         guard probe.status != 0 else { return }
-        let message = "needs python3 with onnx, onnxruntime and openvino (bash .ci/install): \(probe.output)"
+        let message = "needs python3 with \(modules) (bash .ci/install): \(probe.output)"
         guard !TestData.isContinuousIntegration else {
             XCTFail(message + "; CI is set, so this fails instead of skipping", file: file, line: line)
             throw EnginesMissing(message: message)

@@ -25,6 +25,7 @@ final class LibraryExamplesTests: XCTestCase {
         let blobFolder = dir.appendingPathComponent("blobs")
         let fixtureFolder = dir.appendingPathComponent("fixtures")
         let onnxFolder = dir.appendingPathComponent("onnx")
+        let ncnnFolder = dir.appendingPathComponent("ncnn")
         let engineFolder = dir.appendingPathComponent("engine-outputs")
 
         // example: load
@@ -62,6 +63,16 @@ final class LibraryExamplesTests: XCTestCase {
             network: network, input: input, options: ONNXExportOptions(opset: 17, elementType: .float32), classNames: nil, to: onnxFolder)
         print("outputs: \(exported.outputs.map(\.name))")
         // end example
+
+        // example: exportNCNN
+        let ncnnModel = try NCNNModelExport.write(
+            network: network, input: input, options: NCNNExportOptions(weightType: .float16), classNames: nil, to: ncnnFolder)
+        print("ncnn: \(ncnnModel.summary.layers) layers, outputs \(ncnnModel.outputs.map(\.name))")
+        // end example
+        XCTAssertEqual(ncnnModel.outputs, exported.outputs, "the same outputs, named alike")
+        for file in ["model.param", "model.bin", "metadata.json", "test_data_set_0/input_0.pb"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: ncnnFolder.appendingPathComponent(file).path), file)
+        }
 
         // An engine's outputs: here the reference outputs of the test data set, saved under the output names.
         try FileManager.default.createDirectory(at: engineFolder, withIntermediateDirectories: true)
@@ -184,7 +195,8 @@ final class LibraryExamplesTests: XCTestCase {
 
     func testLibraryPageShowsTheTestedCode() throws {
         let page = try pageExamples(), tested = try testedExamples()
-        XCTAssertEqual(Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "engineVerdict", "loader", "threads"])
+        XCTAssertEqual(
+            Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "exportNCNN", "engineVerdict", "loader", "threads"])
         XCTAssertEqual(Set(page.keys), Set(tested.keys))
         for (name, code) in page {
             XCTAssertEqual(code, tested[name], "Docs/Library.md example \(name) differs from LibraryExamplesTests")

@@ -31,17 +31,28 @@ enum ONNXMetadata {
     ) throws -> [String: String] {
         let shape = network.inputShape
         let dims = options.inputLayout == .nchw ? [1, shape.channels, shape.height, shape.width] : [1, shape.height, shape.width, shape.channels]
+        return try properties(
+            network: network, outputs: outputs, classNames: classNames, sourceSHA256: sourceSHA256, inputLayout: options.inputLayout.rawValue,
+            inputDims: dims, dtype: options.elementType.rawValue)
+    }
+
+    /// The same facts for any exported format (the ncnn export writes them as metadata.json): the graph
+    /// input's `inputLayout` and `inputDims`, and `dtype` (float32 or float16).
+    static func properties(
+        network: Network, outputs: [NetworkOutputTensor], classNames: [String]?, sourceSHA256: [String: String], inputLayout: String,
+        inputDims dims: [Int], dtype: String
+    ) throws -> [String: String] {
         let source = BlobSource(
             format: network.format.rawValue, files: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent }, sha256: sourceSHA256,
             bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue)
         var properties = [
             "foldkit.version": try json(FoldKitVersion.string),
-            "foldkit.input": try json(Input(convention: BlobInput(network), layout: options.inputLayout.rawValue, dims: dims)),
+            "foldkit.input": try json(Input(convention: BlobInput(network), layout: inputLayout, dims: dims)),
             "foldkit.heads": try json(BlobHead.heads(of: network)),
             "foldkit.outputs": try json(outputs),
             "foldkit.source": try json(source),
             "foldkit.layers": try json(network.layers.count),
-            "foldkit.dtype": try json(options.elementType.rawValue),
+            "foldkit.dtype": try json(dtype),
         ]
         if let classNames { properties["foldkit.class_names"] = try json(classNames) }
         return properties

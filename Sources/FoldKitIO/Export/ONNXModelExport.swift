@@ -36,11 +36,7 @@ public enum ONNXModelExport {
         // The source files' digests (a 250 MB .weights file takes a few tenths of a second) are worked out
         // while the weights are written; the metadata that names them goes at the end of the file.
         let files = network.sourceFiles
-        let digests = BackgroundWork {
-            try Dictionary(
-                files.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) },
-                uniquingKeysWith: { first, _ in first })
-        }
+        let digests = BackgroundWork { try sourceChecksums(files: files) }
         var metadata: [String: String] = [:]
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             let summary = try ONNXExporter.write(
@@ -60,9 +56,21 @@ public enum ONNXModelExport {
         }
     }
 
+    /// The SHA-256 of each source file of `network`, by file name.
+    static func sourceChecksums(_ network: Network) throws -> [String: String] {
+        try sourceChecksums(files: network.sourceFiles)
+    }
+
+    /// The SHA-256 of each of `files`, by file name.
+    static func sourceChecksums(files: [String]) throws -> [String: String] {
+        try Dictionary(
+            files.map { (URL(fileURLWithPath: $0).lastPathComponent, try Checksum.sha256Hex(fileAt: $0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// `test_data_set_0/input_0.pb` (the input in the graph's layout) and one `output_<k>.pb` per graph output:
-    /// the original network's outputs in float64, rounded once to float32 (as fixture packs hold them).
-    private static func writeTestData(
+    /// the original network's outputs in float64, rounded once to float32 (as fixture packs hold them). The
+    /// ncnn export writes the same (`NCNNModelExport`).
+    static func writeTestData(
         network: Network, input: ModelInput, outputs: [NetworkOutputTensor], layout: ONNXInputLayout, folder: AtomicOutputDirectory,
         productThreading: ProductThreading
     ) throws {

@@ -8,7 +8,7 @@ import XCTest
 final class PublicAPIDocumentationTests: XCTestCase {
     private let modules = [
         "FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "FoldKit", "FoldKitLoader", "FoldKitDetection", "FoldKitONNX",
-        "FoldKitRuntime", "FoldKitIO", "FoldKitVerify",
+        "FoldKitNCNN", "FoldKitRuntime", "FoldKitIO", "FoldKitVerify",
     ]
 
     func testLibraryPageListsEveryPublicTypeAndNoOther() throws {

@@ -108,6 +108,30 @@ final class EngineCheckTests: XCTestCase {
         }
     }
 
+    /// Every layer of engine-ops and engine-ops-2 on ncnn against FoldKit's own output of that layer
+    /// (`Fixtures/engines/ncnn_layers.py` with a `fixtures --layers all` pack): among them the upsample by 3 with a
+    /// scale (engine-ops 7) and by 41 (engine-ops-2 1), [reorg] (engine-ops 8), [reorg3d] (engine-ops-2 3), route
+    /// groups (engine-ops 6, engine-ops-2 4), shortcuts across sizes and channel counts (engine-ops 5 and 12,
+    /// engine-ops-2 5 and 7) and [local] (engine-ops 2), each within 1e-4 of its layer's largest value.
+    func testEachLayerOfTheFixtureNetworksMatchesFoldKitOnNCNN() throws {
+        try requireEngines(ncnn)
+        let wanted = ["engine-ops": [2, 5, 6, 7, 8, 12], "engine-ops-2": [1, 3, 4, 5, 7]]
+        for (name, files) in try seededFixtureNetworks() where wanted[name] != nil {
+            let dir = try temporaryDirectory()
+            let export = dir.appendingPathComponent("export"), pack = dir.appendingPathComponent("pack")
+            let exported = try CommandRunner.run(["export"] + files + ["--format", "ncnn", "--out", export.path])
+            XCTAssertEqual(exported.status, 0, "\(name): \(exported.stderr)")
+            let packed = try CommandRunner.run(["fixtures"] + files + ["--layers", "all", "--out", pack.path])
+            XCTAssertEqual(packed.status, 0, "\(name): \(packed.stderr)")
+            let run = try Self.python([TestData.fixture("engines/ncnn_layers.py").path, export.path, pack.path])
+            XCTAssertEqual(run.status, 0, "\(name):\n\(run.output)")
+            for layer in wanted[name] ?? [] {
+                let line = run.output.split(separator: "\n").first { $0.hasPrefix(String(format: "layer_%03d ", layer)) }
+                XCTAssertTrue(line?.hasSuffix("ok") == true, "\(name) layer \(layer): \(line.map(String.init) ?? "no line")\n\(run.output)")
+            }
+        }
+    }
+
     /// The Keras fixtures (`Fixtures/keras/*.keras`) on ncnn, but normalization_axis, which FoldKit refuses on
     /// reading (a Normalization over another axis than the channels).
     func testKerasFixturesPassOnNCNN() throws {

@@ -1,7 +1,7 @@
+import FoldKitDetection
 import XCTest
 
 @testable import FoldKitCore
-import FoldKitDetection
 @testable import FoldKitVerify
 
 /// `BoxDecisionReach`: the intervals are the true extremes (checked against brute-force perturbations of

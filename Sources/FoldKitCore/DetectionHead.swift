@@ -61,6 +61,20 @@ public struct DetectionHead: Sendable, Hashable, Codable {
     /// each coordinate followed by its uncertainty, then objectness and the classes (9 + classes).
     public var entriesPerAnchor: Int { kind == .gaussianYolo ? 9 + classes : 5 + classes }
 
+    /// What darknet's forward function does in place to entry `k` (0 ..< `entriesPerAnchor`) of an anchor
+    /// slot of a [yolo] or [Gaussian_yolo] head (AlexeyAB darknet, src/yolo_layer.c, src/gaussian_yolo_layer.c):
+    /// `logistic` applies the logistic, then `scaled` maps v to v * scale_x_y - 0.5 * (scale_x_y - 1).
+    /// [yolo]: x, y (k = 0, 1) logistic and scaled, w, h raw, objectness and classes logistic; with
+    /// `new_coords=1` nothing logistic, x and y still scaled. [Gaussian_yolo]: k = 0, 1, 2, 3, 5, 7 and from
+    /// 8 on logistic, x and y (k = 0, 2) scaled. Other kinds: neither.
+    public func darknetBufferEntry(_ k: Int) -> (logistic: Bool, scaled: Bool) {
+        switch kind {
+        case .yolo: return (!newCoords && (k < 2 || k >= 4), k < 2)
+        case .gaussianYolo: return ([0, 1, 2, 3, 5, 7].contains(k) || k >= 8, k == 0 || k == 2)
+        case .region, .detection: return (false, false)
+        }
+    }
+
     /// The mask values that select no anchor pair (index * 2 + 1 past `anchors`): darknet loads such a
     /// [yolo] head and reads past its anchor array (undefined behaviour); no boxes are decoded for them.
     /// Always empty for [detection], which has no anchors.

@@ -32,24 +32,34 @@ extension Activation {
     /// - gelu (darknet's tanh form, its constants): (x * 0.5) * (tanh(x * 0.797885 + (x * x * x) * 0.035677) + 1);
     /// - hard_sigmoid (Keras 3): clip(x + 3, 0, 6) / 6; hard_swish: x * (clip(x + 3, 0, 6) / 6).
     public var composition: ElementwiseFormula? {
-        let x = ElementwiseFormula.input
         switch self {
-        case .hardMish:
-            return .multiply(x, .clip(.addConstant(.multiplyConstant(x, 0.5), 1), low: 0, high: 1))
-        case .ramp:
-            return .add(.relu(x), .multiplyConstant(x, 0.1))
-        case .gelu:
-            let cube = ElementwiseFormula.multiply(.multiply(x, x), x)
-            let inner = ElementwiseFormula.add(.multiplyConstant(x, 0.797885), .multiplyConstant(cube, 0.035677))
-            return .multiply(.multiplyConstant(x, 0.5), .addConstant(.tanh(inner), 1))
-        case .hardSigmoidRelu6:
-            return Activation.relu6OfXPlus3Over6
-        case .hardSwish:
-            return .multiply(x, Activation.relu6OfXPlus3Over6)
+        case .hardMish: return .hardMish
+        case .ramp: return .ramp
+        case .gelu: return .darknetGelu
+        case .hardSigmoidRelu6: return .hardSigmoidRelu6
+        case .hardSwish: return .hardSwish
         case .linear, .relu, .leaky, .logistic, .tanh, .relu6, .elu, .selu, .swish, .mish, .geluErf, .softplus, .hardSigmoid, .clippedRelu:
             return nil
         }
     }
+}
+
+extension ElementwiseFormula {
+    /// hard_mish (darknet): x * clip(x * 0.5 + 1, 0, 1).
+    public static let hardMish = ElementwiseFormula.multiply(.input, .clip(.addConstant(.multiplyConstant(.input, 0.5), 1), low: 0, high: 1))
+    /// ramp (darknet): relu(x) + x * 0.1.
+    public static let ramp = ElementwiseFormula.add(.relu(.input), .multiplyConstant(.input, 0.1))
+    /// gelu (darknet's tanh form, its constants): (x * 0.5) * (tanh(x * 0.797885 + (x * x * x) * 0.035677) + 1).
+    public static let darknetGelu: ElementwiseFormula = {
+        let x = ElementwiseFormula.input
+        let cube = ElementwiseFormula.multiply(.multiply(x, x), x)
+        let inner = ElementwiseFormula.add(.multiplyConstant(x, 0.797885), .multiplyConstant(cube, 0.035677))
+        return .multiply(.multiplyConstant(x, 0.5), .addConstant(.tanh(inner), 1))
+    }()
+    /// hard_sigmoid (Keras 3): clip(x + 3, 0, 6) / 6.
+    public static let hardSigmoidRelu6 = relu6OfXPlus3Over6
+    /// hard_swish: x * (clip(x + 3, 0, 6) / 6).
+    public static let hardSwish = ElementwiseFormula.multiply(.input, relu6OfXPlus3Over6)
 
     private static let relu6OfXPlus3Over6 = ElementwiseFormula.divideConstant(.clip(.addConstant(.input, 3), low: 0, high: 6), 6)
 }

@@ -38,9 +38,11 @@ extension NCNNGraphBuilder {
             return op("Swish", [x])
         case .mish:
             return op("Mish", [x])
-        case .hardMish, .ramp, .gelu, .hardSigmoidRelu6, .hardSwish:
-            guard let formula = activation.composition else { preconditionFailure("\(activation.name) has a composition") }
-            return evaluate(formula, x: x)
+        case .hardMish: return evaluate(.hardMish, x: x)
+        case .ramp: return evaluate(.ramp, x: x)
+        case .gelu: return evaluate(.darknetGelu, x: x)
+        case .hardSigmoidRelu6: return evaluate(.hardSigmoidRelu6, x: x)
+        case .hardSwish: return evaluate(.hardSwish, x: x)
         case .geluErf:
             // 0.5 x erfc(-x / sqrt 2), which is 0.5 x (1 + erf(x / sqrt 2)).
             return op("GELU", [x], [(0, .int(0))])

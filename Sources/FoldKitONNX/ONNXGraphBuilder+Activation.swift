@@ -36,9 +36,11 @@ extension ONNXGraphBuilder {
         case .mish:
             if opset >= 18 { return node("Mish", [x]) }
             return node("Mul", [x, node("Tanh", [node("Softplus", [x])])])
-        case .hardMish, .ramp, .gelu, .hardSigmoidRelu6, .hardSwish:
-            guard let formula = activation.composition else { preconditionFailure("\(activation.name) has a composition") }
-            return evaluate(formula, x: x)
+        case .hardMish: return evaluate(.hardMish, x: x)
+        case .ramp: return evaluate(.ramp, x: x)
+        case .gelu: return evaluate(.darknetGelu, x: x)
+        case .hardSigmoidRelu6: return evaluate(.hardSigmoidRelu6, x: x)
+        case .hardSwish: return evaluate(.hardSwish, x: x)
         case .geluErf:
             let erf = node("Erf", [node("Mul", [x, scalar(Float(0.5.squareRoot()))])])
             return node("Mul", [node("Mul", [x, scalar(0.5)]), node("Add", [erf, scalar(1)])])

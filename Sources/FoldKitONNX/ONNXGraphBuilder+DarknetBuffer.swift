@@ -49,13 +49,8 @@ extension ONNXGraphBuilder {
             for k in 0..<entries {
                 let c = slot * entries + k
                 guard c < shape.channels, (slot + 1) * entries <= shape.channels else { continue }
-                if head.kind == .gaussianYolo {
-                    logistic[c] = [0, 1, 2, 3, 5, 7].contains(k) || k >= 8 ? 1 : 0
-                    scaled[c] = k == 0 || k == 2 ? 1 : 0
-                } else {
-                    logistic[c] = !head.newCoords && (k < 2 || k >= 4) ? 1 : 0
-                    scaled[c] = k < 2 ? 1 : 0
-                }
+                let entry = head.darknetBufferEntry(k)
+                (logistic[c], scaled[c]) = (entry.logistic ? 1 : 0, entry.scaled ? 1 : 0)
             }
         }
         var base = x

@@ -37,8 +37,7 @@ extension DarknetLayerOutput {
                 let base = slot * entries * plane
                 guard base + entries * plane <= out.count else { break }
                 for k in 0..<entries {
-                    let logistic = head.kind == .gaussianYolo ? [0, 1, 2, 3, 5, 7].contains(k) || k >= 8 : !head.newCoords && (k < 2 || k >= 4)
-                    let scaled = head.kind == .gaussianYolo ? k == 0 || k == 2 : k < 2
+                    let (logistic, scaled) = head.darknetBufferEntry(k)
                     for i in (base + k * plane)..<(base + (k + 1) * plane) {
                         var v = Double(out[i])
                         if scaled { v = (v - shift) / scale }

@@ -113,29 +113,21 @@ package enum LoadedModelTransfer {
     /// Writes the stream of `header` and `values` (tests change a header before they write it).
     static func write(_ header: Header, values: [[Float]], to descriptor: Int32) throws {
         let json = try encoder().encode(header)
+        var written = 0
+        func send(_ bytes: UnsafeRawBufferPointer) throws {
+            try OutputFile.writeAll(bytes, to: descriptor, path: nil, at: written)
+            written += bytes.count
+        }
         var prefix = magic
         withUnsafeBytes(of: UInt64(json.count).littleEndian) { prefix += $0 }
-        try prefix.withUnsafeBytes { try writeFully(descriptor, $0) }
-        try json.withUnsafeBytes { try writeFully(descriptor, $0) }
+        try prefix.withUnsafeBytes(send)
+        try json.withUnsafeBytes(send)
         for floats in values {
             #if _endian(little)
-                try floats.withUnsafeBytes { try writeFully(descriptor, $0) }
+                try floats.withUnsafeBytes(send)
             #else
-                try floats.map { $0.bitPattern.littleEndian }.withUnsafeBytes { try writeFully(descriptor, $0) }
+                try floats.map { $0.bitPattern.littleEndian }.withUnsafeBytes(send)
             #endif
-        }
-    }
-
-    private static func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let n = systemWrite(descriptor, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FoldKitError(.io, "cannot hand the model to the command: \(String(cString: strerror(errno)))")
-            }
-            done += n
         }
     }
 
@@ -296,9 +288,7 @@ package enum LoadedModelTransfer {
 }
 
 #if canImport(Glibc)
-    private let systemWrite = Glibc.write
     private let systemRead = Glibc.read
 #elseif canImport(Darwin)
-    private let systemWrite = Darwin.write
     private let systemRead = Darwin.read
 #endif

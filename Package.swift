@@ -44,6 +44,7 @@ let package = Package(
         // Array exp/expm1/log1p/tanh: SLEEF (Debian: libsleef-dev) on Linux, AVX2 chosen at run time.
         // The CPU feature test behind the AVX2 builds of the C targets below.
         .target(name: "CCPUFeatures"),
+        // The command's start-up signal guard, and the HDF5 helper's death with its parent and its sandbox (Linux).
         .target(name: "CEarlySignals"),
 
         .target(

@@ -16,7 +16,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Darknet .weights for --cfg.")
     var weights: String?
 
-    @Option(help: "Keras .h5 / .keras file to time reading (KerasReader.read) on.")
+    @Option(
+        help: "Keras .h5 / .keras file to time reading on (as the commands read it: in the HDF5 helper process unless FOLDKIT_HDF5_IN_PROCESS=1).")
     var keras: String?
 
     @Option(help: "Network input size for the forward passes (square).")
@@ -117,7 +118,9 @@ struct BenchCommand: ParsableCommand {
             }
         }
         if let keras, !forwardOnly {
-            report("keras read", try Timing.measure(runs: runs) { _ = try ModelLoader.load(paths: [keras]) })
+            // As the commands read it: in the helper process, or in process with FOLDKIT_HDF5_IN_PROCESS=1.
+            let helper = IsolatedModelRead.helper
+            report("keras read", try Timing.measure(runs: runs) { _ = try ModelLoader.load(paths: [keras], hdf5Helper: helper) })
         }
         if let json {
             let files = try [cfg, weights, keras].compactMap { $0 }.map { try FileDigest.of($0, role: .model) }

@@ -5,7 +5,10 @@ import Foundation
 @main
 enum FoldKitMain {
     static func main() {
-        TerminationSignals.install()
+        // The HDF5 helper enters its sandbox while it has one thread (HelperSandbox): no signal thread for it.
+        // It removes nothing on SIGINT or SIGTERM (the command that started it removes its folder); it ignores
+        // them from the early guard on, and dies with that command.
+        if CommandLine.arguments.dropFirst().first != "read-check" { TerminationSignals.install() }
         IsolatedModelRead.executable = Bundle.main.executableURL
         if let message = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
             FileHandle.standardError.write(Data("\(TerminalStyle.standardError.paint("error:", .red)) \(message)\n".utf8))

@@ -24,8 +24,7 @@ struct InputArguments: ParsableArguments {
             return (network, try ModelInput.onnxTensor(path: input, network: network))
         }
         if let input {
-            try IsolatedModelRead.check(model, input: input)
-            let loaded = try ModelLoader.load(paths: model.files, options: model.options, inputPath: input)
+            let loaded = try ModelLoader.load(paths: model.files, options: model.options, inputPath: input, hdf5Helper: IsolatedModelRead.helper)
             try check(loaded.network)
             return loaded
         }

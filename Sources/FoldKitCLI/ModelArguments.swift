@@ -32,10 +32,9 @@ struct ModelArguments: ParsableArguments {
         ModelOptions(epsilon: bnEpsilon, epsilonPlacement: bnEpsilonMode, inputHeight: height, inputWidth: width)
     }
 
-    /// The network, read once in a helper process first when it is an HDF5 model (`IsolatedModelRead`).
+    /// The network; a Keras model is read in the helper process (`IsolatedModelRead`).
     func load(requireWeights: Bool = true) throws -> Network {
-        try IsolatedModelRead.check(self, input: nil)
-        return try ModelLoader.load(paths: files, options: options, requireWeights: requireWeights)
+        try ModelLoader.load(paths: files, options: options, requireWeights: requireWeights, hdf5Helper: IsolatedModelRead.helper)
     }
 }
 

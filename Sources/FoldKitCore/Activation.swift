@@ -1,5 +1,5 @@
 /// An element-wise activation function. Formulas follow Darknet's `activations.h` and Keras' backend.
-public enum Activation: Hashable, Sendable {
+public enum Activation: Hashable, Sendable, Codable {
     /// f(x) = x
     case linear
     /// f(x) = max(x, 0)

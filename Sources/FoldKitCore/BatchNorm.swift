@@ -1,7 +1,7 @@
 /// Inference-time batch normalisation over channels:
 /// y[c] = gamma[c] * (x[c] - mean[c]) / denominator(variance[c]) + beta[c], with the denominator
 /// given by `convention`. Missing gamma means 1 (Keras `scale=False`); missing beta means 0 (`center=False`).
-public struct BatchNorm: Sendable {
+public struct BatchNorm: Sendable, Codable {
     /// gamma[c]; nil means 1.
     public var gamma: WeightTensor?
     /// beta[c]; nil means 0.

@@ -1,5 +1,5 @@
 /// A per-channel affine map y[c] = scale[c] * x[c] + shift[c]: an unfoldable batch norm after folding.
-public struct ChannelAffine: Sendable {
+public struct ChannelAffine: Sendable, Codable {
     /// scale[c] (or per element), multiplying the input.
     public var scale: WeightTensor
     /// shift[c] (or per element), added after.

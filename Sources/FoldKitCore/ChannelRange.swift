@@ -6,7 +6,7 @@
 ///
 /// The output is channels x H x W (channels >= 1). The slice [s, e) of the input's channels is offset s,
 /// channels e - s; padding b zero channels before and a after is offset -b, channels C_in + b + a.
-public struct ChannelRange: Sendable, Hashable {
+public struct ChannelRange: Sendable, Hashable, Codable {
     /// The input channel read by output channel 0 (negative: that many zero channels come first).
     public var offset: Int
     /// The number of output channels.

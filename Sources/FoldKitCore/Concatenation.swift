@@ -1,6 +1,6 @@
 /// Channel concatenation of all inputs in order (Darknet [route], Keras Concatenate on the channel axis).
 /// With `groups > 1`, each input contributes only its channels [groupID*C/groups, (groupID+1)*C/groups).
-public struct Concatenation: Sendable, Hashable {
+public struct Concatenation: Sendable, Hashable, Codable {
     /// How many channel groups each input is split into (1: whole inputs).
     public var groups: Int
     /// Which group of each input is taken (0-based).

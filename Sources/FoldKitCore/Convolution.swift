@@ -5,7 +5,7 @@
 ///
 /// Weights are OIHW: [outputChannels][inputChannels/groups][kernelHeight][kernelWidth]; padding is zeros.
 /// After `FoldBatchNorm`, `batchNorm` is nil and the weights and bias carry it.
-public struct Convolution: Sendable {
+public struct Convolution: Sendable, Codable {
     /// C_in, all groups together.
     public var inputChannels: Int
     /// O, all groups together.

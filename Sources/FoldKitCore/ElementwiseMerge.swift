@@ -13,7 +13,7 @@
 /// with op as `MergeOperation` documents it (average: the sum, divided by n at the end). Subtract and
 /// divide take exactly two inputs (out = a - b, a / b); the others two or more. Shape inference refuses
 /// every other combination of shapes.
-public struct ElementwiseMerge: Sendable, Hashable {
+public struct ElementwiseMerge: Sendable, Hashable, Codable {
     /// The operation applied.
     public var operation: MergeOperation
     /// A merge with `operation`.

@@ -8,7 +8,7 @@ import Foundation
 
 /// A run of little-endian float32 values inside a file, read only when needed so that large models
 /// stream through conversion without being held in memory.
-public struct FileSpan: Hashable, Sendable {
+public struct FileSpan: Hashable, Sendable, Codable {
     /// The file.
     public var path: String
     /// Where the first value starts, in bytes from the file's start.

@@ -1,6 +1,6 @@
 /// Fully connected (Darknet [connected], Keras Dense): out[o] = activation(batchNorm(sum_i W[o,i] * in[i] + bias[o])).
 /// Weights are [outputCount][inputCount]; the input is the flattened channel-major tensor.
-public struct FullyConnected: Sendable {
+public struct FullyConnected: Sendable, Codable {
     /// Inputs (the whole input tensor flattened).
     public var inputCount: Int
     /// Outputs.

@@ -1,5 +1,5 @@
 /// One node of the network graph.
-public struct Layer: Sendable {
+public struct Layer: Sendable, Codable {
     /// Position in `Network.layers`. For Darknet this is the section index counted from 0 after [net].
     public var index: Int
     /// The name used in reports, blob names and fixtures: the Darknet index as a string, or the Keras layer name.

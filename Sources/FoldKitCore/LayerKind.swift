@@ -1,6 +1,6 @@
 /// Every operation a FoldKit network can hold. Readers map their formats onto these; the fold pass,
 /// blob writer, executor and verifier only ever see these cases.
-public enum LayerKind: Sendable {
+public enum LayerKind: Sendable, Codable {
     /// Convolution (+ bias, batch norm, activation). Inputs: 1.
     case convolution(Convolution)
     /// Transposed convolution (+ bias, activation; `TransposedConvolution`). Inputs: 1.

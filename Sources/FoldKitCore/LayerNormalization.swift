@@ -8,7 +8,7 @@
 /// gamma and beta are [C] vectors; a missing gamma means 1 (Keras `scale=False`), a missing beta 0
 /// (`center=False`). A vector (C x 1 x 1, Keras' rank-2 tensors) is normalized as a whole. Unlike a batch
 /// norm, the statistics come from the input itself, so it never folds into a neighbouring layer.
-public struct LayerNormalization: Sendable {
+public struct LayerNormalization: Sendable, Codable {
     /// gamma[c]; nil means 1.
     public var gamma: WeightTensor?
     /// beta[c]; nil means 0.

@@ -1,5 +1,5 @@
 /// Where a layer came from, for error messages and `foldkit inspect`.
-public struct LayerSource: Sendable, Hashable {
+public struct LayerSource: Sendable, Hashable, Codable {
     /// The description file (.cfg, .h5, .json, .keras).
     public var file: String
     /// `[convolutional]` for Darknet, the Keras class name (`Conv2D`) for Keras.

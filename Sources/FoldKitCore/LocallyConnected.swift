@@ -15,7 +15,7 @@
 /// [L][O][C][k][k] - for each location an O x (C*k*k) row-major matrix, the im2col row order
 /// (i, ky, kx) - and `bias` is [O][outputHeight][outputWidth], one value per output element,
 /// channel-major. There is no batch norm; nothing folds into this layer.
-public struct LocallyConnected: Sendable {
+public struct LocallyConnected: Sendable, Codable {
     /// Input channels C.
     public var inputChannels: Int
     /// Output channels O (darknet's `filters`).

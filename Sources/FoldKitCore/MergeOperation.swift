@@ -8,7 +8,7 @@
 ///     average:  out = (((a + b) + c) + ...) / n  (n inputs; the sum divided once, at the end)
 ///     maximum:  out = max(max(a, b), c) ...
 ///     minimum:  out = min(min(a, b), c) ...
-public enum MergeOperation: String, Sendable, Hashable, CaseIterable {
+public enum MergeOperation: String, Sendable, Hashable, CaseIterable, Codable {
     case add
     case subtract
     case multiply

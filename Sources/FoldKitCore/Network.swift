@@ -2,7 +2,10 @@
 ///
 /// Activations are channel-major (C x H x W, batch 1). `layers` is in execution order: every layer's
 /// inputs come before it. The network input is referred to as `Network.inputIndex`.
-public struct Network: Sendable {
+///
+/// Codable, with every type it holds: the `foldkit` command's HDF5 helper process hands the network it
+/// read to the command as JSON (`LoadedModelTransfer`, its tensors as spans of the values that follow).
+public struct Network: Sendable, Codable {
     /// The model format read.
     public enum SourceFormat: String, Sendable, Codable { case darknet, keras }
 

@@ -2,9 +2,9 @@
 /// The window for output (y, x) starts at (y*strideY - padding.top, x*strideX - padding.left).
 /// Max pooling treats padding as -infinity. Average pooling divides by the window area when
 /// `countIncludesPadding`, else by the number of in-bounds elements (Keras 'same').
-public struct Pooling: Sendable, Hashable {
+public struct Pooling: Sendable, Hashable, Codable {
     /// Max or average.
-    public enum Kind: String, Sendable { case max, average }
+    public enum Kind: String, Sendable, Codable { case max, average }
     /// Max or average.
     public var kind: Kind
     /// Window height.

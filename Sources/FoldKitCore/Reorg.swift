@@ -1,9 +1,9 @@
 /// Space-to-depth rearrangements. `darknetReorg`: Darknet's [reorg] (its own element order, see
 /// darknet's `reorg_cpu` with forward=0); `darknetReorg3d`: [reorg3d]; `spaceToDepth`: tf.space_to_depth
 /// (the YAD2K `space_to_depth_x2` Lambda) for channels-last models.
-public struct Reorg: Sendable, Hashable {
+public struct Reorg: Sendable, Hashable, Codable {
     /// Which element order (see above).
-    public enum Flavor: String, Sendable { case darknetReorg, darknetReorg3d, spaceToDepth }
+    public enum Flavor: String, Sendable, Codable { case darknetReorg, darknetReorg3d, spaceToDepth }
     /// Block size: each stride x stride block of a channel becomes stride^2 channels.
     public var stride: Int
     /// Which element order.

@@ -1,6 +1,6 @@
 /// Reinterprets the input's elements with a new shape: the input is flattened in `order`, and the
 /// output is filled in `order` (Keras Flatten/Reshape use `.channelsLast`, Darknet `.channelsFirst`).
-public struct Reshape: Sendable, Hashable {
+public struct Reshape: Sendable, Hashable, Codable {
     /// The output shape.
     public var target: ActivationShape
     /// The element order of flattening and filling.

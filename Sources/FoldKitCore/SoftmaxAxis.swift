@@ -2,7 +2,7 @@
 /// `.flattened(groups:temperature:)`: over each of `groups` contiguous runs of the channel-major tensor
 /// (Darknet [softmax]), of x / temperature as darknet's `softmax` computes it:
 /// y_i = exp(x_i / T - max / T) / sum_j exp(x_j / T - max / T).
-public enum SoftmaxAxis: Sendable, Hashable {
+public enum SoftmaxAxis: Sendable, Hashable, Codable {
     /// Over the channels at each (y, x) (Keras axis -1).
     case perPixelChannels
     /// Over each of `groups` contiguous runs, of x / temperature.

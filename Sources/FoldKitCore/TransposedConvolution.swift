@@ -14,7 +14,7 @@
 /// Weights are OIHW, [outputChannels][inputChannels][kernelHeight][kernelWidth], the layout of
 /// `Convolution`'s weights. No groups, dilation or batch norm: a batch norm that follows stays a layer of
 /// its own.
-public struct TransposedConvolution: Sendable {
+public struct TransposedConvolution: Sendable, Codable {
     /// OIHW: [outputChannels, inputChannels, kernelHeight, kernelWidth].
     public var weights: WeightTensor
     /// [outputChannels]; nil means 0.

@@ -10,9 +10,9 @@
 ///       top    = in[c, y0, x0] + (in[c, y0, x1] - in[c, y0, x0]) * fx
 ///       bottom = in[c, y1, x0] + (in[c, y1, x1] - in[c, y1, x0]) * fx
 ///       out[c, y, x] = scale * (top + (bottom - top) * fy)
-public struct Upsample: Sendable, Hashable {
+public struct Upsample: Sendable, Hashable, Codable {
     /// How output values are taken from the input.
-    public enum Interpolation: String, Sendable, Hashable {
+    public enum Interpolation: String, Sendable, Hashable, Codable {
         /// The input element the output position falls in.
         case nearest
         /// Linear in both directions between the four nearest input elements (half-pixel centres).

@@ -12,9 +12,9 @@ import Foundation
 /// The values are held in memory, refer to a span of the source file (`FileSpan`) read by `floats()` on
 /// demand, or are a folded tensor read on demand: the span's values with each output row scaled
 /// (`RowScale`), which is how the fold pass hands convert and verify weights it has not read.
-public struct WeightTensor: Sendable {
+public struct WeightTensor: Sendable, Codable {
     /// Where the values are.
-    public enum Storage: Sendable {
+    public enum Storage: Sendable, Codable {
         /// In memory.
         case values([Float])
         /// In the source file, read when needed.

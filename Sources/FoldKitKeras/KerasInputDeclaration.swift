@@ -6,7 +6,7 @@ import FoldKitCore
 /// Keras takes an input of shape `(N,) + dims` (batch first); FoldKit runs batch N = 1. The axes are
 /// (features) for a vector model, (H, W, C) channels-last, (C, H, W) channels-first (Keras 1 `th`,
 /// `data_format="channels_first"`).
-package struct KerasInputDeclaration: Sendable, Equatable {
+package struct KerasInputDeclaration: Sendable, Equatable, Codable {
     /// The declared sizes without the batch axis; `nil` = undefined.
     package var dims: [Int?]
     /// True for channels-first models: dims are (C, H, W).

@@ -2,10 +2,12 @@ import FoldKitTestSupport
 import Foundation
 import XCTest
 
-/// `foldkit` reads an HDF5 model once in a helper process before reading it itself (`IsolatedModelRead`):
-/// a file on which libhdf5 1.10 (Debian 12's, what CI runs) crashes ends the helper, not the command,
-/// which exits 1 naming the file and the signal, and leaves nothing behind; the same file read in
-/// process (`FOLDKIT_HDF5_IN_PROCESS=1`) crashes the command, which shows the helper is what holds.
+/// `foldkit` reads an HDF5 model in a helper process only, which hands the command the model it read
+/// (`IsolatedModelRead`, `HDF5Helper`): a file on which libhdf5 1.10 (Debian 12's, what CI runs) crashes
+/// ends the helper, not the command, which exits 1 naming the file and the signal, and leaves nothing
+/// behind; the same file read in process (`FOLDKIT_HDF5_IN_PROCESS=1`) crashes the command, which shows
+/// the helper is what holds. `HDF5HelperOnlyTests` shows that the command itself never opens the file with
+/// libhdf5 and writes what the in-process read writes.
 final class IsolatedModelReadTests: XCTestCase {
     private struct Outcome {
         var status: Int32

@@ -148,6 +148,35 @@ final class LibraryExamplesTests: XCTestCase {
         XCTAssertEqual(weightCount, expectedCount)
     }
 
+    /// "Reading files from outside": a Keras model read in the `foldkit` executable's helper process is the
+    /// model the in-process read returns.
+    func testUntrustedKerasModelReadInTheHelper() throws {
+        #if os(macOS)
+            let foldkitExecutable = Bundle(for: Marker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("foldkit")
+        #else
+            let foldkitExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("foldkit")
+        #endif
+        guard FileManager.default.isExecutableFile(atPath: foldkitExecutable.path) else {
+            throw XCTSkip("no foldkit executable beside the tests (swift build --build-tests builds it)")
+        }
+        let kerasPath = TestData.fixture("keras/dag.keras").path
+
+        // example: untrusted
+        let helper = HDF5Helper(executable: foldkitExecutable)  // a `foldkit` built from this package
+        let untrusted = try ModelLoader.load(paths: [kerasPath], hdf5Helper: helper)
+        print("\(untrusted.layers.count) layers, read in a helper process")
+        // end example
+
+        let trusted = try ModelLoader.load(paths: [kerasPath])
+        XCTAssertEqual(untrusted.layers.map(\.name), trusted.layers.map(\.name))
+        XCTAssertEqual(untrusted.layers.map(\.outputShape), trusted.layers.map(\.outputShape))
+        for (a, b) in zip(untrusted.layers, trusted.layers) {
+            XCTAssertEqual(try a.kind.parameters.map { try $0.tensor.floats() }, try b.kind.parameters.map { try $0.tensor.floats() }, a.label)
+        }
+    }
+
+    private final class Marker {}
+
     /// The code blocks of Docs/Library.md after `<!-- example: NAME -->`, without their import lines.
     private func pageExamples() throws -> [String: String] {
         let page = try String(contentsOf: TestData.repositoryRoot.appendingPathComponent("Docs/Library.md"), encoding: .utf8)
@@ -196,7 +225,7 @@ final class LibraryExamplesTests: XCTestCase {
     func testLibraryPageShowsTheTestedCode() throws {
         let page = try pageExamples(), tested = try testedExamples()
         XCTAssertEqual(
-            Set(page.keys), ["load", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "exportNCNN", "engineVerdict", "loader", "threads"])
+            Set(page.keys), ["load", "untrusted", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "exportNCNN", "engineVerdict", "loader", "threads"])
         XCTAssertEqual(Set(page.keys), Set(tested.keys))
         for (name, code) in page {
             XCTAssertEqual(code, tested[name], "Docs/Library.md example \(name) differs from LibraryExamplesTests")

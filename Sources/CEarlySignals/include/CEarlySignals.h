@@ -1,6 +1,7 @@
 #ifndef FOLDKIT_EARLY_SIGNALS_H
 #define FOLDKIT_EARLY_SIGNALS_H
 
+#include "HelperSandbox.h"
 #include "ParentDeath.h"
 
 // SIGINT and SIGTERM are ignored from the moment the foldkit executable is initialised, before Swift's

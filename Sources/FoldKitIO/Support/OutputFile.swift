@@ -31,17 +31,23 @@ final class OutputFile {
 
     /// Writes all of `bytes` after what was written before.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
+        try Self.writeAll(bytes, to: descriptor, path: path, at: byteCount)
+        byteCount += bytes.count
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a file, or a pipe such as standard output), retrying partial
+    /// and interrupted writes; an error names `path` and the byte offset, counted from `offset`, where it failed.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String?, at offset: Int) throws {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
             let n = systemWrite(descriptor, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FoldKitError(.io, "write failed: \(String(cString: strerror(errno)))", file: path, byteOffset: byteCount + done)
+                throw FoldKitError(.io, "write failed: \(String(cString: strerror(errno)))", file: path, byteOffset: offset + done)
             }
             done += n
         }
-        byteCount += done
     }
 
     /// Closes the file; a failing close (delayed write errors) is an error.

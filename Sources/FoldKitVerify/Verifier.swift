@@ -134,116 +134,19 @@ public enum Verifier {
         var clock = PhaseClock()
         // Every pass reads the weights lazily: they must all read the same version of the files.
         let snapshot = SourceFileSnapshot(original.sourceFiles)
-        // The report names every model file by its SHA-256. The files are hashed on a thread of their own
-        // while the passes run, between the snapshot and its check, so the digests are of the version the
-        // passes read (a digest the caller already has is not computed again).
-        let modelFiles = original.sourceFiles.filter { FileManager.default.fileExists(atPath: $0) }
-        let known = options.knownDigests
-        let digests = BackgroundWork { () throws -> [FileDigest] in
-            try modelFiles.map { path in
-                guard let sha256 = known[path] else { return try FileDigest.of(path, role: .model) }
-                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-                return FileDigest(role: .model, path: path, bytes: size ?? 0, sha256: sha256)
-            }
-        }
-        let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
+        let digests = modelDigests(of: original, known: options.knownDigests)
         let folded = try makeFolded()
         clock.lap("fold")
         guard original.layers.count == folded.layers.count else {
             throw FoldKitError(
                 .badInput, "folded network has a different number of layers", expected: "\(original.layers.count)", found: "\(folded.layers.count)")
         }
-        let precisions: [VerificationPrecision]
-        if engineOutputs != nil {
-            precisions = options.float16 ? [.float16Storage] : [.float32]
-        } else {
-            precisions = options.float16 || float16Candidate != nil ? [.float32, .float16Storage] : [.float32]
-        }
-        var hazards = options.float16 ? try Float16Hazard.scan(folded: folded) : nil
-
-        // The passes, started; the reference keeps only what later layers read.
-        let reference = try Executor<Double>(
-            network: original, options: ExecutorOptions(streamParameters: true, productThreading: options.productThreading)
-        )
-        .start(input: input.values.map(Double.init), retention: .outputsOnly)
-        var controls: [ExecutorPass<Float>] = [], candidates: [ExecutorPass<Float>] = []
-        for precision in precisions {
-            controls.append(
-                try Executor<Float>(network: original, options: precision.executorOptions(productThreading: options.productThreading)).start(
-                    input: input.values, retention: .outputsOnly))
-            if engineOutputs != nil { continue }
-            let candidate = precision == .float16Storage ? (float16Candidate ?? folded) : folded
-            candidates.append(
-                try Executor<Float>(network: candidate, options: precision.executorOptions(productThreading: options.productThreading)).start(
-                    input: input.values, retention: .outputsOnly))
-        }
-        var judges = precisions.map {
-            PrecisionJudge(
-                precision: $0, network: original, input: input.values, absoluteTolerance: options.absoluteTolerance,
-                relativeTolerance: options.relativeTolerance)
-        }
-        let phase = "passes (reference float64, control and folded \(precisions.map(\.rawValue).joined(separator: " and ")))"
-        var referenceHeads = [[Float]](repeating: [], count: layerCount)
-        var candidateHeads = [[Float]](repeating: [], count: layerCount)
-        var controlHeads = [[Float]](repeating: [], count: layerCount)
-        var seconds = (reference: 0.0, control: 0.0, candidate: 0.0, comparison: 0.0)
-        for index in 0..<layerCount {
-            var start = DispatchTime.now()
-            guard let (_, referenceOutput) = try reference.next() else { break }
-            seconds.reference += PhaseClock.seconds(since: start)
-            for p in precisions.indices {
-                start = DispatchTime.now()
-                guard let (_, control) = try controls[p].next() else { break }
-                seconds.control += PhaseClock.seconds(since: start)
-                start = DispatchTime.now()
-                let candidate: [Float]
-                var (judgedReference, judgedControl) = (referenceOutput, control)
-                if let engineOutputs {
-                    candidate = engineOutputs[index] ?? control
-                    if darknetBuffers.contains(index) {
-                        let layer = original.layers[index]
-                        judgedReference = darknetBuffer(layer, referenceOutput.map(Float.init)).map(Double.init)
-                        judgedControl = darknetBuffer(layer, control)
-                    }
-                } else {
-                    guard let (_, computed) = try candidates[p].next() else { break }
-                    candidate = computed
-                }
-                seconds.candidate += PhaseClock.seconds(since: start)
-                start = DispatchTime.now()
-                _ = judges[p].judge(index: index, reference: judgedReference, control: judgedControl, candidate: candidate)
-                if precisions[p] == .float32, options.float16,
-                    let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: candidate)
-                {
-                    hazards?.append(hazard)
-                }
-                // Engine outputs with --fp16 run no float32 candidate: the activations' range is the
-                // reference's (the network's own values on this input), so a float16 failure names values
-                // past 65504 as its cause, as `verify --fp16` does, rather than the first weight hazard.
-                if engineOutputs != nil, options.float16,
-                    let hazard = Float16Hazard.activationHazard(layer: original.layers[index], output: referenceOutput.map(Float.init))
-                {
-                    hazards?.append(hazard)
-                }
-                if case .detection = original.layers[index].kind {
-                    // The boxes compared are the last precision's: float16 storage with --fp16.
-                    candidateHeads[index] =
-                        darknetBuffers.contains(index) ? DarknetLayerOutput.rawEquivalent(original.layers[index], buffer: candidate) : candidate
-                    controlHeads[index] = control
-                }
-                seconds.comparison += PhaseClock.seconds(since: start)
-            }
-            if case .detection = original.layers[index].kind { referenceHeads[index] = referenceOutput.map(Float.init) }
-            progress?(phase, index + 1, layerCount)
-        }
-        // Failing layers: are the elements over the allowance ones the precision itself cannot resolve?
-        var conditioningSeconds = 0.0
-        for p in judges.indices where judges[p].hasConditioningWork {
-            let start = DispatchTime.now()
-            try judges[p].checkConditioning(input: input.values, productThreading: options.productThreading)
-            conditioningSeconds += PhaseClock.seconds(since: start)
-        }
-        var verdicts = judges.map(\.result)
+        var passes = try LockstepPasses(
+            original: original, folded: folded, float16Candidate: float16Candidate, engineOutputs: engineOutputs,
+            darknetBuffers: darknetBuffers, input: input, options: options)
+        try passes.run(progress: progress)
+        let conditioningSeconds = try passes.checkConditioning(input: input.values, productThreading: options.productThreading)
+        var verdicts = passes.judges.map(\.result)
         guard verdicts.allSatisfy({ $0.layers.count == layerCount }) else {
             throw FoldKitError(
                 .badInput, "a pass did not produce every layer", expected: "\(layerCount)",
@@ -256,52 +159,29 @@ public enum Verifier {
                 return judged
             }
         }
-        hazards?.sort { ($0.layer, $0.kind.rawValue) < ($1.layer, $1.kind.rawValue) }
-
+        let hazards = passes.hazards?.sorted { ($0.layer, $0.kind.rawValue) < ($1.layer, $1.kind.rawValue) }
+        let isDetector = original.layers.contains { if case .detection = $0.kind { return true } else { return false } }
         var candidateBoxes = DecodedBoxes(boxes: [])
         var boxSeconds = 0.0
         if isDetector {
             let start = DispatchTime.now()
             candidateBoxes = DetectionDecoder.decodeHeads(
-                network: folded, outputs: candidateHeads, threshold: options.detectionThreshold,
-                networkName: "candidate")
+                network: folded, outputs: passes.candidateHeads, threshold: options.detectionThreshold, networkName: "candidate")
             boxSeconds += PhaseClock.seconds(since: start)
         }
         clock.lap("")
-        clock.record("reference pass (float64)", seconds: seconds.reference)
-        clock.record("control passes (original network)", seconds: seconds.control)
-        clock.record("folded passes", seconds: seconds.candidate)
-        clock.record("layer comparison", seconds: seconds.comparison)
+        clock.record("reference pass (float64)", seconds: passes.seconds.reference)
+        clock.record("control passes (original network)", seconds: passes.seconds.control)
+        clock.record("folded passes", seconds: passes.seconds.candidate)
+        clock.record("layer comparison", seconds: passes.seconds.comparison)
         if conditioningSeconds > 0 {
             clock.record("conditioning check (\(ConditioningCheck.perturbedRuns) perturbed passes)", seconds: conditioningSeconds)
         }
         var detections: DetectionComparison?
         if isDetector {
-            let referenceBoxes = DetectionDecoder.decodeHeads(
-                network: original, outputs: referenceHeads, threshold: options.detectionThreshold,
-                networkName: "reference")
-            var settings = BoxComparison.Settings(
-                threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
-                frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
-            settings.classDecisionHeads = DetectionDecoder.classDecisionHeads(of: original)
-            // A box found by one network only is judged against what the verdict allows the head's input
-            // in the precision the candidate's boxes come from (the last one run).
-            let allowances = Dictionary((verdicts.last?.layers ?? []).map { ($0.index, $0.allowed) }, uniquingKeysWith: { a, _ in a })
-            settings.reach = BoxDecisionReach.perHead(of: original, allowances: allowances, darknetBuffers: darknetBuffers)
-            // The boxes move by what the precision alone costs: the control's boxes (the original network
-            // in the same precision) measure it, and the folded boxes may lose at most
-            // `ToleranceBudget.boxFactor` times the control's IoU shortfall (never demanding more than
-            // `minimumBoxIoU`). In float32 the control's boxes usually agree to ~1e-5 and the fixed
-            // minimum stands; heads whose exp(tw) meets large logits move them further.
-            let controlBoxes = DetectionDecoder.decodeHeads(
-                network: original, outputs: controlHeads, threshold: options.detectionThreshold, networkName: "control")
-            let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
-            let controlIoU = control.smallestIoU
-            // No pair in the control: nothing measured what the precision moves, the fixed minimum stands.
-            settings.minimumIoU = ToleranceBudget.minimumBoxIoU(
-                fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU ?? 1, precision: precisions.last ?? .float32)
-            detections = BoxComparison.compare(reference: referenceBoxes, candidate: candidateBoxes, settings: settings)
-            detections?.controlSmallestIoU = controlIoU
+            detections = compareBoxes(
+                original: original, passes: passes, candidateBoxes: candidateBoxes, verdicts: verdicts, darknetBuffers: darknetBuffers,
+                options: options)
             clock.lap("box decoding and comparison", adding: boxSeconds)
         }
         let filesRead = try digests.result()
@@ -309,5 +189,50 @@ public enum Verifier {
         return VerificationReport(
             original: original, input: input, options: options, verdicts: verdicts, detections: detections,
             blobProblems: blobProblems, float16Hazards: hazards, timings: clock.laps, filesRead: filesRead + (input.file.map { [$0] } ?? []))
+    }
+
+    /// The SHA-256 of every model file, computed on a thread of its own while the passes run (between the
+    /// snapshot and its check, so the digests are of the version the passes read); a digest the caller
+    /// already has (`known`, by path) is not computed again.
+    private static func modelDigests(of original: Network, known: [String: String]) -> BackgroundWork<[FileDigest]> {
+        let modelFiles = original.sourceFiles.filter { FileManager.default.fileExists(atPath: $0) }
+        return BackgroundWork { () throws -> [FileDigest] in
+            try modelFiles.map { path in
+                guard let sha256 = known[path] else { return try FileDigest.of(path, role: .model) }
+                let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                return FileDigest(role: .model, path: path, bytes: size ?? 0, sha256: sha256)
+            }
+        }
+    }
+
+    /// The reference's boxes against the candidate's, with the minimum IoU grounded in the control's.
+    ///
+    /// A box found by one network only is judged against what the verdict allows the head's input in the
+    /// precision the candidate's boxes come from (the last one run). The boxes move by what the precision
+    /// alone costs: the control's boxes (the original network in the same precision) measure it, and the
+    /// folded boxes may lose at most `ToleranceBudget.boxFactor` times the control's IoU shortfall (never
+    /// demanding more than `minimumBoxIoU`). In float32 the control's boxes usually agree to ~1e-5 and the
+    /// fixed minimum stands; heads whose exp(tw) meets large logits move them further.
+    private static func compareBoxes(
+        original: Network, passes: LockstepPasses, candidateBoxes: DecodedBoxes, verdicts: [PrecisionVerdict], darknetBuffers: Set<Int>,
+        options: Options
+    ) -> DetectionComparison {
+        let referenceBoxes = DetectionDecoder.decodeHeads(
+            network: original, outputs: passes.referenceHeads, threshold: options.detectionThreshold, networkName: "reference")
+        var settings = BoxComparison.Settings(
+            threshold: options.detectionThreshold, nmsIoU: options.nmsIoU, minimumIoU: options.minimumBoxIoU,
+            frame: options.imageFrame ?? ImageFrame(networkInput: original.inputShape), classNames: options.classNames)
+        settings.classDecisionHeads = DetectionDecoder.classDecisionHeads(of: original)
+        let allowances = Dictionary((verdicts.last?.layers ?? []).map { ($0.index, $0.allowed) }, uniquingKeysWith: { a, _ in a })
+        settings.reach = BoxDecisionReach.perHead(of: original, allowances: allowances, darknetBuffers: darknetBuffers)
+        let controlBoxes = DetectionDecoder.decodeHeads(
+            network: original, outputs: passes.controlHeads, threshold: options.detectionThreshold, networkName: "control")
+        let control = BoxComparison.compare(reference: referenceBoxes, candidate: controlBoxes, settings: settings)
+        // No pair in the control: nothing measured what the precision moves, the fixed minimum stands.
+        settings.minimumIoU = ToleranceBudget.minimumBoxIoU(
+            fixed: options.minimumBoxIoU, controlSmallestIoU: control.smallestIoU ?? 1, precision: passes.precisions.last ?? .float32)
+        var detections = BoxComparison.compare(reference: referenceBoxes, candidate: candidateBoxes, settings: settings)
+        detections.controlSmallestIoU = control.smallestIoU
+        return detections
     }
 }

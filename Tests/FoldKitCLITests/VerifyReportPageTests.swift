@@ -84,7 +84,7 @@ final class VerifyReportPageTests: XCTestCase {
         XCTAssertEqual(embedded, try Data(contentsOf: TestData.fixture("images/gradient.png")), "the image file itself")
 
         let verdict = try XCTUnwrap(elements("span", in: root).first { attribute($0, "id") == "verdict" })
-        XCTAssertEqual(verdict.stringValue, report.verdict.uppercased())
+        XCTAssertEqual(verdict.stringValue, report.verdict.label)
 
         // Per precision: the table rows and the chart's dots carry the JSON's numbers exactly.
         XCTAssertEqual(report.precisions.count, 2)

@@ -146,7 +146,7 @@ final class ClassTreeFileTests: XCTestCase {
         XCTAssertEqual(head.tree?.groups.first, 0..<18)
         let input = ModelInput(values: (0..<network.inputShape.count).map { Float($0 % 13) / 13 }, origin: "test")
         let report = try Verifier.verify(original: network, folded: FoldBatchNorm.apply(to: network), input: input)
-        XCTAssertEqual(report.verdict, "pass", report.text())
+        XCTAssertEqual(report.verdict, .pass, report.text())
         XCTAssertNotNil(report.detections, "the head is decoded")
     }
 }

@@ -17,13 +17,13 @@ package enum AuditPage {
 
     package static func render(_ report: VerificationReport, image: AuditImage?) -> String {
         var html: [String] = []
-        let verdict = report.passed ? "PASS" : "FAIL"
+        let verdict = report.verdict.label
         let title = "foldkit verify: \(verdict), \(report.files.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " "))"
         html.append("<!DOCTYPE html>")
         html.append("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">")
         html.append("<head><meta charset=\"utf-8\"/><title>\(XMLText.escape(title))</title><style>\(AuditPageStyle.css)</style></head>")
         html.append("<body>")
-        html.append("<h1>foldkit verify <span id=\"verdict\" class=\"verdict \(report.passed ? "pass" : "fail")\">\(verdict)</span></h1>")
+        html.append("<h1>foldkit verify <span id=\"verdict\" class=\"verdict \(report.verdict.rawValue)\">\(verdict)</span></h1>")
         html.append(summary(report))
         html.append(filesRead(report))
         for precision in report.precisions { html.append(chart(precision)) }

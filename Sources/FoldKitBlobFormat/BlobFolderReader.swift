@@ -4,25 +4,26 @@ import Foundation
 /// reader of the format: FoldKitLoader's `BlobFolder` throws the first problem, `foldkit verify --blobs`
 /// collects them all.
 ///
-/// A blob is checked in this order, and the first failing check is its problem:
+/// Reading the manifest checks that every entry names a known dtype (`BlobDType`) and layout (`BlobLayout`):
+/// an unknown one is a `.badEntry` error naming the entry. Then a blob is checked in this order, and the first
+/// failing check is its problem:
 /// 1. the file name is plain (no "/", "\\", ".", ".." or empty), so nothing outside the folder is read;
-/// 2. dtype is a `BlobDType` and layout a `BlobLayout`;
-/// 3. byteCount = product(shape) x dtype size, with every dimension >= 0;
-/// 4. the file exists and its size is byteCount;
-/// 5. (when asked) its SHA-256 is the manifest's: reported beside the bytes, which are still returned.
+/// 2. byteCount = product(shape) x dtype size, with every dimension >= 0;
+/// 3. the file exists and its size is byteCount;
+/// 4. (when asked) its SHA-256 is the manifest's: reported beside the bytes, which are still returned.
 public enum BlobFolderReader {
-    /// A blob whose file passed checks 1 to 4.
+    /// A blob whose file passed checks 1 to 3.
     public struct LoadedBlob: Sendable {
         /// The manifest's entry.
         public var entry: BlobEntry
         /// The file's bytes (`entry.byteCount` of them), memory-mapped when asked.
         public var data: Data
-        /// Set when the file's SHA-256 is not the manifest's (check 5).
+        /// Set when the file's SHA-256 is not the manifest's (check 4).
         public var checksumMismatch: BlobFolderError?
     }
 
-    /// The manifest of the folder at `folder`; throws `.missingManifest` or `.badManifest` (not JSON of the
-    /// manifest's form, or another format or version).
+    /// The manifest of the folder at `folder`; throws `.missingManifest`, `.badManifest` (not JSON of the
+    /// manifest's form, or another format or version) or `.badEntry` (an entry's dtype or layout unknown).
     public static func manifest(in folder: URL) throws -> BlobManifest {
         let data: Data
         do { data = try Data(contentsOf: folder.appendingPathComponent(BlobManifest.fileName)) } catch {
@@ -30,7 +31,9 @@ public enum BlobFolderReader {
                 .missingManifest, "cannot read the manifest in \(folder.path): \(error.localizedDescription)", file: BlobManifest.fileName)
         }
         let manifest: BlobManifest
-        do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch {
+        do { manifest = try JSONDecoder().decode(BlobManifest.self, from: data) } catch let error as BlobFolderError {
+            throw error
+        } catch {
             throw BlobFolderError(.badManifest, "not a FoldKit blob manifest: \(error)", file: BlobManifest.fileName)
         }
         guard manifest.format == BlobManifest.formatName, BlobManifest.readableVersions.contains(manifest.version) else {
@@ -42,23 +45,14 @@ public enum BlobFolderReader {
         return manifest
     }
 
-    /// Checks `entry` against its file in `folder` (checks 1 to 4 throw; check 5, when `digest` is given, is
+    /// Checks `entry` against its file in `folder` (checks 1 to 3 throw; check 4, when `digest` is given, is
     /// reported in the result). `digest` gives a file's SHA-256 as lowercase hex (`BlobChecksum.sha256Hex`, or a
     /// faster implementation the caller links).
     public static func load(_ entry: BlobEntry, in folder: URL, memoryMapped: Bool, digest: ((Data) -> String)?) throws -> LoadedBlob {
         guard isPlainFileName(entry.file) else {
             throw BlobFolderError(.unsafeFileName, "file name leaves the blob folder", file: entry.file, expected: "a plain file name")
         }
-        guard let dtype = BlobDType(rawValue: entry.dtype) else {
-            throw BlobFolderError(
-                .badEntry, "unknown dtype of \(entry.name)", file: entry.file,
-                expected: BlobDType.allCases.map(\.rawValue).joined(separator: ", "), found: entry.dtype)
-        }
-        guard BlobLayout(rawValue: entry.layout) != nil else {
-            throw BlobFolderError(
-                .badEntry, "unknown layout of \(entry.name)", file: entry.file,
-                expected: BlobLayout.allCases.map(\.rawValue).joined(separator: ", "), found: entry.layout)
-        }
+        let dtype = entry.dtype
         var elements = 1, valid = true
         for dimension in entry.shape {
             let product = elements.multipliedReportingOverflow(by: dimension)

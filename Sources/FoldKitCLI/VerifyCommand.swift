@@ -122,7 +122,7 @@ struct VerifyCommand: ParsableCommand {
                 throw CheckFailed()
             }
             blobNetwork = network
-            blobsAreFloat16 = result.manifest.tensors.contains { $0.dtype == BlobDType.float16.rawValue }
+            blobsAreFloat16 = result.manifest.tensors.contains { $0.dtype == .float16 }
             if blobsAreFloat16 {
                 // The fold is judged in float32 (FoldBatchNorm of the model); the blob bytes must be that fold
                 // rounded to float16, and they run the float16-storage pass.

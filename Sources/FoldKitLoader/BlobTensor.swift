@@ -26,11 +26,11 @@ public struct BlobTensor: Sendable {
     public var file: String { entry.file }
     /// The shape in the order of `layout` (the padded shape for the sliced layouts).
     public var shape: [Int] { entry.shape }
-    /// OHWI, OIHW, HWIO, sliced, sliced-depthwise, C or CHW (`BlobLayout`).
-    public var layout: String { entry.layout }
+    /// The order of the values: OHWI, OIHW, HWIO, sliced, sliced-depthwise, C or CHW (`BlobLayout`).
+    public var layout: BlobLayout { entry.layout }
 
     /// The element type: float32 or float16 (IEEE binary16, as Metal's `MPSDataType.float16` takes it).
-    public var dtype: BlobDType { BlobDType(rawValue: entry.dtype) ?? .float32 }
+    public var dtype: BlobDType { entry.dtype }
 
     /// The number of values, the product of `shape`.
     public var count: Int { entry.elementCount }

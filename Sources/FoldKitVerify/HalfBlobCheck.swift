@@ -20,7 +20,7 @@ package enum HalfBlobCheck {
         for (blobLayer, foldedLayer) in zip(blobNetwork.layers, folded.layers) {
             let expected = Dictionary(foldedLayer.kind.parameters.map { ($0.role, $0.tensor) }, uniquingKeysWith: { first, _ in first })
             for (role, tensor) in blobLayer.kind.parameters {
-                guard let entry = entries[blobLayer.index]?.first(where: { $0.role == role }), entry.dtype == BlobDType.float16.rawValue,
+                guard let entry = entries[blobLayer.index]?.first(where: { $0.role == role }), entry.dtype == .float16,
                     let reference = expected[role]
                 else { continue }
                 let stored = try tensor.floats(), fold = try reference.floats()

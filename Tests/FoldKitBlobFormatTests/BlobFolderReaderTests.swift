@@ -20,7 +20,7 @@ final class BlobFolderReaderTests: XCTestCase {
     }
 
     private func entry(
-        file: String = "conv0_b.bin", shape: [Int] = [6], layout: String = "C", dtype: String = "float32",
+        file: String = "conv0_b.bin", shape: [Int] = [6], layout: BlobLayout = .vector, dtype: BlobDType = .float32,
         byteCount: Int = 24, sha256: String = ""
     ) -> BlobEntry {
         BlobEntry(
@@ -44,20 +44,43 @@ final class BlobFolderReaderTests: XCTestCase {
             (entry(file: "../conv0_b.bin"), .unsafeFileName),
             (entry(file: ""), .unsafeFileName),
             (entry(file: "a\\b.bin"), .unsafeFileName),
-            (entry(dtype: "float16"), .badEntry),
-            (entry(layout: "NCHW"), .badEntry),
+            (entry(dtype: .float16), .badEntry),
             (entry(byteCount: 20), .badEntry),
             (entry(shape: [-2, -3], byteCount: 24), .badEntry),
             (entry(shape: [Int.max, 3], byteCount: 24), .badEntry),
             (entry(file: "absent.bin"), .missingFile),
             (entry(shape: [5], byteCount: 20), .sizeMismatch),
             // An unsafe name is reported before its other faults.
-            (entry(file: "../x.bin", dtype: "float16"), .unsafeFileName),
+            (entry(file: "../x.bin", dtype: .float16), .unsafeFileName),
         ]
         for (entry, kind) in cases {
             let error = failure(entry)
             XCTAssertEqual(error?.kind, kind, "\(entry)")
             XCTAssertEqual(error?.file, entry.file)
+        }
+    }
+
+    /// A manifest entry whose layout or dtype this reader does not know is a `.badEntry` error naming the
+    /// entry, its file and the value found; known ones read back as their enums.
+    func testUnknownLayoutOrDtypeIsNamedWhenTheEntryIsRead() throws {
+        func entry(layout: String, dtype: String) throws -> BlobEntry {
+            let json = """
+                {"name": "conv0_b", "layer": 0, "role": "bias", "file": "conv0_b.bin", "shape": [6], "layout": "\(layout)",
+                 "dtype": "\(dtype)", "byteCount": 24, "sha256": ""}
+                """
+            return try JSONDecoder().decode(BlobEntry.self, from: Data(json.utf8))
+        }
+        let known = try entry(layout: "sliced-depthwise", dtype: "float16")
+        XCTAssertEqual(known.layout, .slicedDepthwise)
+        XCTAssertEqual(known.dtype, .float16)
+        for (layout, dtype, found) in [("NCHW", "float32", "NCHW"), ("C", "bfloat16", "bfloat16")] {
+            XCTAssertThrowsError(try entry(layout: layout, dtype: dtype)) { error in
+                let error = error as? BlobFolderError
+                XCTAssertEqual(error?.kind, .badEntry, "\(layout) \(dtype)")
+                XCTAssertEqual(error?.file, "conv0_b.bin")
+                XCTAssertEqual(error?.found, found)
+                XCTAssertTrue(error?.message.contains("conv0_b") ?? false, "\(String(describing: error))")
+            }
         }
     }
 

@@ -57,7 +57,7 @@ final class Float16RealModelTests: XCTestCase {
                 let result = try CommandRunner.run(["convert"] + model.files + ["--out", out.path, "--dtype", dtype] + size)
                 XCTAssertEqual(result.status, 0, "\(model.name) \(dtype): " + result.stderr)
                 let manifest = try BlobFolderReader.manifest(in: out)
-                XCTAssertTrue(manifest.tensors.allSatisfy { $0.dtype == dtype }, model.name)
+                XCTAssertTrue(manifest.tensors.allSatisfy { $0.dtype.rawValue == dtype }, model.name)
                 bytes[dtype] = try manifest.tensors.reduce(0) { sum, entry in
                     sum + (try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(entry.file).path)[.size] as? Int ?? 0)
                 }

@@ -85,13 +85,13 @@ final class SlicedLayoutRealModelTests: XCTestCase {
                     continue
                 }
                 weightBlobs += 1
-                XCTAssertEqual(plain.layout, "OIHW", what)
+                XCTAssertEqual(plain.layout, .oihw, what)
                 guard plain.shape.count == 4 else { XCTFail("\(what): weights of shape \(plain.shape)"); continue }
                 let (O, I, kh, kw) = (plain.shape[0], plain.shape[1], plain.shape[2], plain.shape[3])
                 let entry = oihw.layers.first { $0.index == plain.layer }
                 let depthwise = (entry?.groups ?? 1) > 1 && entry?.groups == O && I == 1
                 let paddedInputs = (I + 3) / 4 * 4, slices = (O + 3) / 4
-                XCTAssertEqual(slicedTensor.layout, depthwise ? "sliced-depthwise" : "sliced", what)
+                XCTAssertEqual(slicedTensor.layout, depthwise ? .slicedDepthwise : .sliced, what)
                 XCTAssertEqual(slicedTensor.shape, depthwise ? [slices, kh, kw, 4] : [O, kh, kw, paddedInputs], what)
                 XCTAssertEqual(stored.count, slicedTensor.shape.reduce(1, *), what)
                 XCTAssertEqual(slicedTensor.byteCount, stored.count * 4, what)

@@ -42,11 +42,11 @@ final class BlobFolderTests: XCTestCase {
                 return XCTFail("layer \(layer.index) has no weights or bias")
             }
             XCTAssertEqual(w.shape, [c.outputChannels, c.inputChannels / c.groups, c.kernelHeight, c.kernelWidth])
-            XCTAssertEqual(w.layout, "OIHW")
+            XCTAssertEqual(w.layout, .oihw)
             XCTAssertEqual(w.floats(), try c.weights.floats(), "layer \(layer.index)")
             XCTAssertEqual(w.withUnsafeFloats(Array.init), w.floats())
             XCTAssertEqual(b.floats(), try c.bias?.floats() ?? [Float](repeating: 0, count: c.outputChannels))
-            XCTAssertEqual(b.layout, "C")
+            XCTAssertEqual(b.layout, .vector)
             XCTAssertEqual(blobs.tensors(ofLayer: layer.index).map(\.role), [.weights, .bias])
             XCTAssertEqual(blobs.tensor(named: "conv\(layer.index)_W")?.file, "conv\(layer.index)_W.bin")
             XCTAssertEqual(blobs.layers[layer.index].groups, c.groups)
@@ -61,9 +61,9 @@ final class BlobFolderTests: XCTestCase {
         let blobs = try BlobFolder(url: url)
         // Layer 0: 8 filters over 3 channels, 3x3: [8, 3, 3, 4]. Layer 2: depthwise over 6 channels: [2, 3, 3, 4].
         XCTAssertEqual(blobs.tensor(layer: 0, role: .weights)?.shape, [8, 3, 3, 4])
-        XCTAssertEqual(blobs.tensor(layer: 0, role: .weights)?.layout, "sliced")
+        XCTAssertEqual(blobs.tensor(layer: 0, role: .weights)?.layout, .sliced)
         XCTAssertEqual(blobs.tensor(layer: 2, role: .weights)?.shape, [2, 3, 3, 4])
-        XCTAssertEqual(blobs.tensor(layer: 2, role: .weights)?.layout, "sliced-depthwise")
+        XCTAssertEqual(blobs.tensor(layer: 2, role: .weights)?.layout, .slicedDepthwise)
         XCTAssertEqual(blobs.tensor(layer: 0, role: .weights)?.data.count, 8 * 3 * 3 * 4 * 4)
     }
 

@@ -95,7 +95,7 @@ final class LibraryExamplesTests: XCTestCase {
         var weightCount = 0
         for layer in blobs.layers {  // type: "conv", "conv(depthwise)", "connected", "maxpool", ...
             guard let weights = blobs.tensor(layer: layer.index, role: .weights) else { continue }
-            // weights.layout is "sliced" or "sliced-depthwise"; weights.shape is the padded shape.
+            // weights.layout is .sliced or .slicedDepthwise; weights.shape is the padded shape.
             weightCount += weights.withUnsafeFloats { $0.count }
         }
         print("\(blobs.tensors.count) tensors, \(weightCount) weights")

@@ -44,7 +44,7 @@ public enum BlobNetwork {
                     .badInput, mismatch.message, file: folder.appendingPathComponent(entry.file).path, expected: mismatch.expected,
                     found: mismatch.found)
             }
-            values[entry.name] = BlobValues.floats(blob.data, dtype: BlobDType(rawValue: entry.dtype) ?? .float32)
+            values[entry.name] = BlobValues.floats(blob.data, dtype: entry.dtype)
         }
         let network = try BlobReader.rebuild(model: skeleton, manifest: manifest, values: values)
         for layer in network.layers {

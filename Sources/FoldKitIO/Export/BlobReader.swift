@@ -105,7 +105,7 @@ public enum BlobReader {
             do {
                 let blob = try BlobFolderReader.load(entry, in: folder, memoryMapped: false, digest: { Checksum.sha256Hex($0) })
                 if let mismatch = blob.checksumMismatch { problems.append(Problem(entry, mismatch)) }
-                values[entry.name] = BlobValues.floats(blob.data, dtype: BlobDType(rawValue: entry.dtype) ?? .float32)
+                values[entry.name] = BlobValues.floats(blob.data, dtype: entry.dtype)
             } catch let error as BlobFolderError {
                 problems.append(Problem(entry, error))
             }
@@ -146,11 +146,11 @@ public enum BlobReader {
             /// on a depthwise layer.
             func layout(_ entry: BlobEntry) throws -> WeightLayout {
                 let depthwise = BlobWriter.weightsForm(of: layer, in: network)?.depthwise ?? false
-                let stored = BlobLayout(rawValue: entry.layout)
+                let stored = entry.layout
                 guard let match = WeightLayout.allCases.first(where: { $0.blobLayout(depthwise: depthwise) == stored }) else {
                     let names = WeightLayout.allCases.map { $0.blobLayout(depthwise: depthwise).rawValue }.joined(separator: ", ")
                     throw FoldKitError(
-                        .badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout)
+                        .badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout.rawValue)
                 }
                 return match
             }

@@ -133,7 +133,7 @@ public enum BlobWriter {
                     let layer = original.layers[entry.layer]
                     throw FoldKitError(
                         .badInput,
-                        "\(entry.name) holds a value past float16's largest finite value (element \(overflow.index) in \(entry.layout) order)",
+                        "\(entry.name) holds a value past float16's largest finite value (element \(overflow.index) in \(entry.layout.rawValue) order)",
                         file: layer.source.file, layer: layer.label, expected: "|value| <= 65504 (or --dtype float32)", found: "\(overflow.value)")
                 }
                 for key in tensors.indices {

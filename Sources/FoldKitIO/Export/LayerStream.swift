@@ -70,7 +70,7 @@ final class LayerStream {
             tensors.append(
                 BlobEntry(
                     name: "\(prefix)_\(blob.suffix)", layer: layer.index, role: blob.role, file: fileName, shape: blob.shape,
-                    layout: blob.layout.rawValue, dtype: sink.dtype.rawValue, byteCount: blob.payload.count * sink.dtype.size,
+                    layout: blob.layout, dtype: sink.dtype, byteCount: blob.payload.count * sink.dtype.size,
                     sha256: ""))
         }
         return tensors

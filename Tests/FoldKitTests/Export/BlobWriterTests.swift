@@ -39,7 +39,7 @@ final class BlobWriterTests: XCTestCase {
 
         XCTAssertEqual(manifest.tensors.map(\.file), ["conv0_W.bin", "conv0_b.bin", "fc2_W.bin", "fc2_b.bin"])
         XCTAssertEqual(manifest.tensors[0].shape, [4, 3, 3, 3])
-        XCTAssertEqual(manifest.tensors[0].layout, "OHWI")
+        XCTAssertEqual(manifest.tensors[0].layout, .ohwi)
         XCTAssertEqual(manifest.source.bnEpsilon, 1e-5)
         XCTAssertEqual(manifest.source.bnEpsilonMode, "inside")
         XCTAssertEqual(manifest.layers[0].foldedBatchNorm, true)

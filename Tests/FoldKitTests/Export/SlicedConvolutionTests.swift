@@ -106,7 +106,7 @@ final class SlicedConvolutionTests: XCTestCase {
                 return XCTFail("no blobs for layer \(layer.index)")
             }
             let depthwise = c.groups > 1 && c.groups == c.outputChannels && c.inputChannels == c.groups
-            XCTAssertEqual(w.layout, depthwise ? "sliced-depthwise" : "sliced", "layer \(layer.index)")
+            XCTAssertEqual(w.layout, depthwise ? .slicedDepthwise : .sliced, "layer \(layer.index)")
             depthwiseSeen = depthwiseSeen || depthwise
             groupedSeen = groupedSeen || (c.groups > 1 && !depthwise)
             let weights = FloatFileReader.decodeLittleEndianFloats(try Data(contentsOf: blobs.appendingPathComponent(w.file)))

@@ -216,7 +216,7 @@ final class TransposedConvolutionKernelTests: XCTestCase {
         let manifest = try BlobWriter.write(network: network, to: folder)
         XCTAssertEqual(manifest.tensors.map(\.file), ["deconv0_W.bin", "deconv0_b.bin"])
         XCTAssertEqual(manifest.tensors[0].shape, [2, 2, 3, 3])
-        XCTAssertEqual(manifest.tensors[0].layout, "OHWI")
+        XCTAssertEqual(manifest.tensors[0].layout, .ohwi)
         XCTAssertEqual(manifest.tensors[1].shape, [2])
         let layer = manifest.layers[0]
         XCTAssertEqual(layer.type, "deconv")

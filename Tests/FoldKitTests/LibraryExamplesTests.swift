@@ -225,7 +225,8 @@ final class LibraryExamplesTests: XCTestCase {
     func testLibraryPageShowsTheTestedCode() throws {
         let page = try pageExamples(), tested = try testedExamples()
         XCTAssertEqual(
-            Set(page.keys), ["load", "untrusted", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "exportNCNN", "engineVerdict", "loader", "threads"])
+            Set(page.keys),
+            ["load", "untrusted", "fold", "writeBlobs", "verify", "fixtures", "exportONNX", "exportNCNN", "engineVerdict", "loader", "threads"])
         XCTAssertEqual(Set(page.keys), Set(tested.keys))
         for (name, code) in page {
             XCTAssertEqual(code, tested[name], "Docs/Library.md example \(name) differs from LibraryExamplesTests")

@@ -150,7 +150,8 @@ public enum BlobReader {
                 guard let match = WeightLayout.allCases.first(where: { $0.blobLayout(depthwise: depthwise) == stored }) else {
                     let names = WeightLayout.allCases.map { $0.blobLayout(depthwise: depthwise).rawValue }.joined(separator: ", ")
                     throw FoldKitError(
-                        .badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names, found: entry.layout.rawValue)
+                        .badInput, "unknown layout for this layer", file: entry.file, layer: layer.label, expected: names,
+                        found: entry.layout.rawValue)
                 }
                 return match
             }

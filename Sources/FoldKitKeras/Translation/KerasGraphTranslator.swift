@@ -74,50 +74,52 @@ struct KerasGraphTranslator {
         case .unsupported(let what): throw context.error(.unsupported, layer, "\(what) is not supported")
         case .notAnOperation: break
         }
-        switch layer.className {
-        case "InputLayer":
+        guard let known = KerasLayerClass(rawValue: layer.className) else {
+            guard KerasApplicationLayers.isKerasOwn(className: layer.className, module: layer.module) else {
+                let module = layer.module.map { " from module '\($0)'" } ?? ""
+                throw context.error(.unsupported, layer, "layer class '\(layer.className)'\(module) is not supported (custom or unknown layer)")
+            }
+            return try KerasApplicationLayers.translate(layer, inputs: inputs, &context)
+        }
+        switch known {
+        case .inputLayer:
             throw context.error(.unsupported, layer, "only models with exactly one input are supported")
-        case "Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout", "ActivityRegularization",
-            "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation", "RandomBrightness":
+        case .dropout, .spatialDropout1D, .spatialDropout2D, .gaussianNoise, .gaussianDropout, .alphaDropout, .activityRegularization,
+            .randomFlip, .randomRotation, .randomZoom, .randomContrast, .randomTranslation, .randomBrightness:
             try KerasShapeLayers.inferenceIdentity(layer, input: single(), &context)
-        case "Activation": try KerasActivationLayers.activation(layer, input: single(), &context)
-        case "ReLU": try KerasActivationLayers.relu(layer, input: single(), &context)
-        case "LeakyReLU": try KerasActivationLayers.leakyRelu(layer, input: single(), &context)
-        case "ELU": try KerasActivationLayers.elu(layer, input: single(), &context)
-        case "ThresholdedReLU": try KerasActivationLayers.thresholdedRelu(layer, input: single(), &context)
-        case "PReLU": try KerasActivationLayers.prelu(layer, input: single(), &context)
-        case "Softmax": try KerasActivationLayers.softmax(layer, input: single(), &context)
-        case "Conv2D", "Convolution2D": try KerasConvolutionLayers.conv2D(layer, input: single(), &context)
-        case "DepthwiseConv2D": try KerasConvolutionLayers.depthwise(layer, input: single(), &context)
-        case "SeparableConv2D", "SeparableConvolution2D": try KerasConvolutionLayers.separable(layer, input: single(), &context)
-        case "BatchNormalization": try KerasNormalizationLayers.batchNormalization(layer, input: single(), &context)
-        case "Rescaling": try KerasPreprocessingLayers.rescaling(layer, input: single(), &context)
-        case "Normalization": try KerasPreprocessingLayers.normalization(layer, input: single(), &context)
-        case "Dense": try KerasDenseLayers.dense(layer, input: single(), &context)
-        case "MaxPooling2D", "MaxPool2D", "AveragePooling2D", "AvgPool2D": try KerasPoolingLayers.pooling(layer, input: single(), &context)
-        case "GlobalAveragePooling2D", "GlobalAvgPool2D": try KerasPoolingLayers.globalAverage(layer, input: single(), &context)
-        case "GlobalMaxPooling2D", "GlobalMaxPool2D": try KerasPoolingLayers.globalMax(layer, input: single(), &context)
-        case "ZeroPadding2D": try KerasShapeLayers.zeroPadding(layer, input: single(), &context)
-        case "Cropping2D": try KerasShapeLayers.cropping(layer, input: single(), &context)
-        case "UpSampling2D": try KerasShapeLayers.upsampling(layer, input: single(), &context)
-        case "Flatten": try KerasShapeLayers.flatten(layer, input: single(), &context)
-        case "Reshape": try KerasShapeLayers.reshape(layer, input: single(), &context)
-        case "Lambda": try KerasShapeLayers.lambda(layer, input: single(), &context)
-        case "Concatenate": try KerasMergeLayers.concatenate(layer, inputs: inputs, axisValue: layer.config["axis"], &context)
-        case "Add": try KerasMergeLayers.add(layer, inputs: inputs, &context)
-        case "Multiply": try KerasMergeLayers.multiply(layer, inputs: inputs, &context)
-        case "Merge": try KerasMergeLayers.keras1Merge(layer, inputs: inputs, &context)
-        case "Subtract": try KerasMergeLayers.merge(layer, .subtract, inputs: inputs, &context)
-        case "Average": try KerasMergeLayers.merge(layer, .average, inputs: inputs, &context)
-        case "Maximum": try KerasMergeLayers.merge(layer, .maximum, inputs: inputs, &context)
-        case "Minimum": try KerasMergeLayers.merge(layer, .minimum, inputs: inputs, &context)
-        case "LayerNormalization": try KerasNormalizationLayers.layerNormalization(layer, input: single(), &context)
-        case "Conv2DTranspose", "Convolution2DTranspose": try KerasConvolutionLayers.transposed(layer, input: single(), &context)
-        case let name where KerasApplicationLayers.isKerasOwn(className: name, module: layer.module):
-            try KerasApplicationLayers.translate(layer, inputs: inputs, &context)
-        default:
-            let module = layer.module.map { " from module '\($0)'" } ?? ""
-            throw context.error(.unsupported, layer, "layer class '\(layer.className)'\(module) is not supported (custom or unknown layer)")
+        case .activation: try KerasActivationLayers.activation(layer, input: single(), &context)
+        case .relu: try KerasActivationLayers.relu(layer, input: single(), &context)
+        case .leakyRelu: try KerasActivationLayers.leakyRelu(layer, input: single(), &context)
+        case .elu: try KerasActivationLayers.elu(layer, input: single(), &context)
+        case .thresholdedRelu: try KerasActivationLayers.thresholdedRelu(layer, input: single(), &context)
+        case .prelu: try KerasActivationLayers.prelu(layer, input: single(), &context)
+        case .softmax: try KerasActivationLayers.softmax(layer, input: single(), &context)
+        case .conv2D, .convolution2D: try KerasConvolutionLayers.conv2D(layer, input: single(), &context)
+        case .depthwiseConv2D: try KerasConvolutionLayers.depthwise(layer, input: single(), &context)
+        case .separableConv2D, .separableConvolution2D: try KerasConvolutionLayers.separable(layer, input: single(), &context)
+        case .batchNormalization: try KerasNormalizationLayers.batchNormalization(layer, input: single(), &context)
+        case .rescaling: try KerasPreprocessingLayers.rescaling(layer, input: single(), &context)
+        case .normalization: try KerasPreprocessingLayers.normalization(layer, input: single(), &context)
+        case .dense: try KerasDenseLayers.dense(layer, input: single(), &context)
+        case .maxPooling2D, .maxPool2D, .averagePooling2D, .avgPool2D: try KerasPoolingLayers.pooling(layer, input: single(), &context)
+        case .globalAveragePooling2D, .globalAvgPool2D: try KerasPoolingLayers.globalAverage(layer, input: single(), &context)
+        case .globalMaxPooling2D, .globalMaxPool2D: try KerasPoolingLayers.globalMax(layer, input: single(), &context)
+        case .zeroPadding2D: try KerasShapeLayers.zeroPadding(layer, input: single(), &context)
+        case .cropping2D: try KerasShapeLayers.cropping(layer, input: single(), &context)
+        case .upSampling2D: try KerasShapeLayers.upsampling(layer, input: single(), &context)
+        case .flatten: try KerasShapeLayers.flatten(layer, input: single(), &context)
+        case .reshape: try KerasShapeLayers.reshape(layer, input: single(), &context)
+        case .lambda: try KerasShapeLayers.lambda(layer, input: single(), &context)
+        case .concatenate: try KerasMergeLayers.concatenate(layer, inputs: inputs, axisValue: layer.config["axis"], &context)
+        case .add: try KerasMergeLayers.add(layer, inputs: inputs, &context)
+        case .multiply: try KerasMergeLayers.multiply(layer, inputs: inputs, &context)
+        case .merge: try KerasMergeLayers.keras1Merge(layer, inputs: inputs, &context)
+        case .subtract: try KerasMergeLayers.merge(layer, .subtract, inputs: inputs, &context)
+        case .average: try KerasMergeLayers.merge(layer, .average, inputs: inputs, &context)
+        case .maximum: try KerasMergeLayers.merge(layer, .maximum, inputs: inputs, &context)
+        case .minimum: try KerasMergeLayers.merge(layer, .minimum, inputs: inputs, &context)
+        case .layerNormalization: try KerasNormalizationLayers.layerNormalization(layer, input: single(), &context)
+        case .conv2DTranspose, .convolution2DTranspose: try KerasConvolutionLayers.transposed(layer, input: single(), &context)
         }
     }
 }

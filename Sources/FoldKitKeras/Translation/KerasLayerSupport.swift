@@ -9,16 +9,8 @@ import FoldKitCore
 /// searched for its own unsupported layers, named by their path (`base/block_1_conv`); tf.keras's
 /// operator layers (`TFOpLambda`, `SlicingOpLambda`) are named with their function.
 enum KerasLayerSupport {
-    /// Every class the translator handles.
-    static let translatedClasses: Set<String> = [
-        "InputLayer", "Dropout", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout",
-        "ActivityRegularization", "Activation", "ReLU", "LeakyReLU", "ELU", "ThresholdedReLU", "PReLU", "Softmax", "Conv2D",
-        "Convolution2D", "DepthwiseConv2D", "SeparableConv2D", "SeparableConvolution2D", "BatchNormalization", "Dense", "MaxPooling2D",
-        "MaxPool2D", "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D", "GlobalMaxPooling2D",
-        "GlobalMaxPool2D", "ZeroPadding2D", "Cropping2D", "UpSampling2D", "Flatten", "Reshape", "Lambda", "Concatenate", "Add",
-        "Multiply", "Merge", "Rescaling", "Normalization", "RandomFlip", "RandomRotation", "RandomZoom", "RandomContrast", "RandomTranslation",
-        "RandomBrightness", "Subtract", "Average", "Maximum", "Minimum", "LayerNormalization", "Conv2DTranspose", "Convolution2DTranspose",
-    ]
+    /// Every class the translator handles (`KerasLayerClass`).
+    static let translatedClasses = Set(KerasLayerClass.allCases.map(\.rawValue))
 
     /// One unsupported kind of layer: its class (with the function of an operator layer, the module of a
     /// custom class) and the layers of that kind, with their nested-model path ("base/block_1_conv").

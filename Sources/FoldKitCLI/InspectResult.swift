@@ -68,7 +68,7 @@ struct InspectResult: Encodable {
                 bnEpsilon: convention?.epsilon, bnEpsilonMode: convention?.placement.rawValue)
         }
         parameterCount = network.parameterCount
-        metadata = network.metadata
+        metadata = network.metadata.entries
         self.float16Hazards = float16Hazards
         self.weightProblems = weightProblems
     }

@@ -9,10 +9,6 @@ public struct Network: Sendable, Codable {
     /// The model format read.
     public enum SourceFormat: String, Sendable, Codable { case darknet, keras }
 
-    /// The `metadata` key of Darknet's `[net] letter_box` ("0" or "1"): how darknet's detector fits an image
-    /// to the input (1: letterbox, else stretch).
-    public static let letterBoxKey = "letter_box"
-
     /// The index that stands for the network input in `Layer.inputs`.
     public static let inputIndex = -1
 
@@ -31,8 +27,8 @@ public struct Network: Sendable, Codable {
     public var outputs: [Int]
     /// The batch-norm epsilon convention the reader applied (after any user override).
     public var epsilonConvention: EpsilonConvention
-    /// Reader-specific facts for reports (Darknet header version and `seen`, Keras version, backend).
-    public var metadata: [String: String]
+    /// What the reader learned beyond the layers (darknet's letter_box and header, Keras's version, backend).
+    public var metadata: NetworkMetadata
     /// How the model's framework refers to its layers, set by the reader: `.index` (Darknet: [route] and
     /// [shortcut] name positions, so indices are the layers' identity and no layer may be removed; blobs are
     /// named `conv<i>`, fixtures identified by index) or `.name` (Keras: each layer's own name).
@@ -47,7 +43,7 @@ public struct Network: Sendable, Codable {
     /// A network of `layers` (in execution order) over an input of `inputShape`.
     public init(
         format: SourceFormat, sourceFiles: [String], inputShape: ActivationShape, inputOrder: ElementOrder,
-        layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: [String: String] = [:],
+        layers: [Layer], outputs: [Int], epsilonConvention: EpsilonConvention, metadata: NetworkMetadata = NetworkMetadata(),
         layerIdentity: LayerIdentity = .index, vectorsAreRank2: Bool = false, parametersArePlaceholders: Bool = false
     ) {
         self.format = format

@@ -40,10 +40,10 @@ public enum DarknetReader {
                 file: weightsPath, layer: layer.label, byteOffset: layer.source.weightsByteRange?.lowerBound)
         }
         var result = network
-        result.metadata["weightsVersion"] = header.version
-        result.metadata["seen"] = String(header.seen)
-        result.metadata["headerBytes"] = String(header.byteCount)
-        result.metadata["weightsFloats"] = String((cursor.offset - header.byteCount) / 4)
+        result.metadata.weightsVersion = header.version
+        result.metadata.seen = header.seen
+        result.metadata.headerBytes = header.byteCount
+        result.metadata.weightsFloats = (cursor.offset - header.byteCount) / 4
         return result
     }
 
@@ -86,11 +86,12 @@ public enum DarknetReader {
         }
         let heads = builder.layers.filter { if case .detection = $0.kind { return true } else { return false } }.map(\.index)
         // [net] letter_box (darknet's parse_net_options): 1 = the detector fits images with letterbox_image.
-        let letterBox = try net.int("letter_box", default: 0)
+        var metadata = NetworkMetadata()
+        metadata.letterBox = try net.int("letter_box", default: 0)
         let network = Network(
             format: .darknet, sourceFiles: [cfg.path] + sectionFiles + (weightsPath.map { [$0] } ?? []), inputShape: inputShape,
             inputOrder: .channelsFirst, layers: builder.layers, outputs: heads, epsilonConvention: options.epsilon,
-            metadata: [Network.letterBoxKey: String(letterBox)], layerIdentity: .index, vectorsAreRank2: false,
+            metadata: metadata, layerIdentity: .index, vectorsAreRank2: false,
             parametersArePlaceholders: weightsPath == nil)
         return (network, cursor)
     }

@@ -23,7 +23,7 @@ public enum KerasReader {
             var network = try build(
                 source.description, store: source.store, descriptionFile: source.descriptionFile, sourceFiles: source.sourceFiles,
                 kerasVersion: source.version, backend: source.backend, fileKind: source.fileKind, options: options)
-            if let entry = source.weightsEntry { network.metadata["weights_entry"] = entry }
+            network.metadata.weightsEntry = source.weightsEntry
             return network
         }
     }
@@ -167,11 +167,13 @@ public enum KerasReader {
                 .badInput, "the weights file holds weights for layers the model description does not use", file: store.file.displayName,
                 found: unused.sorted().joined(separator: ", "))
         }
-        var metadata = [
-            "keras_version": kerasVersion ?? "unknown", "backend": backend ?? "unknown", "model_class": description.className,
-            "file_kind": fileKind, "data_format": channelsFirst ? "channels_first" : "channels_last",
-        ]
-        if flip { metadata["kernels"] = "Theano (rotated by 180 degrees for cross-correlation)" }
+        var metadata = NetworkMetadata()
+        metadata.kerasVersion = kerasVersion ?? "unknown"
+        metadata.backend = backend ?? "unknown"
+        metadata.modelClass = description.className
+        metadata.fileKind = fileKind
+        metadata.dataFormat = channelsFirst ? "channels_first" : "channels_last"
+        metadata.theanoKernelsRotated = flip
         let convention = translator.firstEpsilon.map { EpsilonConvention(epsilon: $0, placement: .insideSqrt) } ?? defaultEpsilon
         let network = Network(
             format: .keras, sourceFiles: sourceFiles, inputShape: inputShape,

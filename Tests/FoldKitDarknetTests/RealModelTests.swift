@@ -49,9 +49,9 @@ final class RealModelTests: XCTestCase {
         let fileSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber).intValue
         XCTAssertEqual(network.parameterCount, model.floats, model.folder)
         XCTAssertEqual(fileSize, 20 + 4 * model.floats, model.folder)
-        XCTAssertEqual(network.metadata["weightsVersion"], model.version, model.folder)
-        XCTAssertEqual(network.metadata["seen"], String(model.seen), model.folder)
-        XCTAssertEqual(network.metadata["headerBytes"], "20", model.folder)
+        XCTAssertEqual(network.metadata.weightsVersion, model.version, model.folder)
+        XCTAssertEqual(network.metadata.seen, model.seen, model.folder)
+        XCTAssertEqual(network.metadata.headerBytes, 20, model.folder)
         XCTAssertEqual(network.sourceFiles, [cfg, weights])
 
         // The layers' byte ranges tile the file after the header, in order, with no gap.

@@ -28,8 +28,8 @@ final class SeededWeightsTests: XCTestCase {
 
         let network = try DarknetReader.read(cfgPath: cfg, weightsPath: first)
         XCTAssertEqual(network.parameterCount, Self.convBasicFloats)
-        XCTAssertEqual(network.metadata["weightsVersion"], "0.2.5")
-        XCTAssertEqual(network.metadata["seen"], "0")
+        XCTAssertEqual(network.metadata.weightsVersion, "0.2.5")
+        XCTAssertEqual(network.metadata.seen, 0)
 
         let other = directory.appendingPathComponent("c.weights").path
         try DarknetSeededWeights.write(cfgPath: cfg, seed: 43, to: other)

@@ -39,7 +39,7 @@ final class KerasRealModelTests: XCTestCase {
         XCTAssertEqual(net.layers.map { $0.name }, ["conv2d_1", "activation_1", "conv2d_2", "flatten_1", "dense_1"])
         XCTAssertEqual(net.layers[0].source.section, "Conv2D+BatchNormalization")
         XCTAssertEqual(net.outputIndices.map { net.layers[$0].outputShape }, [.vector(1)])
-        XCTAssertEqual(net.metadata["keras_version"], "2.1.3")
+        XCTAssertEqual(net.metadata.kerasVersion, "2.1.3")
         if case .convolution(let c) = net.layers[0].kind {
             XCTAssertEqual(c.batchNorm?.convention, EpsilonConvention(epsilon: 1e-3, placement: .insideSqrt))
         } else {
@@ -91,7 +91,7 @@ final class KerasRealModelTests: XCTestCase {
             XCTAssertEqual(net.layers.map { $0.kind.typeName }, ["connected", "reshape", "batchnorm", "conv"], file)
             XCTAssertEqual(net.layers[1].outputShape, ActivationShape(channels: 10, height: 7, width: 7), file)
             XCTAssertEqual(net.layers[3].outputShape, ActivationShape(channels: 5, height: 5, width: 5), file)
-            XCTAssertEqual(net.metadata["kernels"] != nil, flipped, file)
+            XCTAssertEqual(net.metadata.theanoKernelsRotated, flipped, file)
             XCTAssertEqual(net.parameterCount, 49985, file)
         }
     }
@@ -100,8 +100,8 @@ final class KerasRealModelTests: XCTestCase {
         let net = try read(["keras1_dl4j_mnist_cnn_th/mnist_cnn_th_keras_1_config.json", "keras1_dl4j_mnist_cnn_th/mnist_cnn_th_keras_1_weights.h5"])
         XCTAssertEqual(net.inputOrder, .channelsFirst)
         XCTAssertEqual(net.inputShape, ActivationShape(channels: 1, height: 28, width: 28))
-        XCTAssertEqual(net.metadata["data_format"], "channels_first")
-        XCTAssertNotNil(net.metadata["kernels"])
+        XCTAssertEqual(net.metadata.dataFormat, "channels_first")
+        XCTAssertTrue(net.metadata.theanoKernelsRotated)
         XCTAssertEqual(net.layers[net.outputIndices[0]].outputShape, .vector(10))
         XCTAssertEqual(net.parameterCount, 600_810)
         // Flatten of a 32x12x12 channels-first map keeps Theano's C, H, W order.

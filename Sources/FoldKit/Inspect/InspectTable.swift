@@ -27,8 +27,8 @@ package enum InspectTable {
         var lines = rows.map { row in zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") }
         lines.insert("\(network.format.rawValue) model: \(network.sourceFiles.joined(separator: " ")); input \(network.inputShape) (CxHxW)", at: 0)
         lines.append("\(network.layers.count) layers, \(network.parameterCount) parameters")
-        if !network.metadata.isEmpty {
-            lines.append(network.metadata.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+        if !network.metadata.entries.isEmpty {
+            lines.append(network.metadata.entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
     }

@@ -13,7 +13,7 @@ extension BlobInput {
         let layout = isVector ? "NC" : (network.inputOrder == .channelsLast ? "NHWC" : "NCHW")
         switch network.format {
         case .darknet:
-            let letterBox = network.metadata[Network.letterBoxKey] == "1"
+            let letterBox = network.metadata.letterBox == 1
             let order: String? = shape.channels == 3 ? "rgb" : (shape.channels == 1 ? "grey" : nil)
             self.init(
                 shape: [shape.channels, shape.height, shape.width], modelLayout: layout, channelOrder: order, pixelScale: 1.0 / 255,

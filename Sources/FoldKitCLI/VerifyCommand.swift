@@ -74,18 +74,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Every path first: a missing image or names file is reported before a large model is read.
-        var preflight = InputPreflight()
-        preflight.addModel(model.files)
-        preflight.add("--input", input.input)
-        preflight.add("--image", image.image)
-        preflight.add("--names", names)
-        preflight.add("--blobs", blobs, .folderWithManifest)
-        preflight.add("--engine-outputs", engineOutputs, .folder)
-        preflight.add("--draw", image.draw, .output)
-        preflight.add("--report", report, .output)
-        preflight.add("--json", json == "-" ? nil : json, .output)
-        try preflight.check()
+        try checkPaths()
         if engineOutputs != nil && blobs != nil {
             throw FoldKitError(.usage, "--engine-outputs and --blobs each name what is judged: give one")
         }
@@ -100,38 +89,7 @@ struct VerifyCommand: ParsableCommand {
         }
         console.note(given)
         for line in WeightHealthArguments.report(try WeightHealthCheck.scan(original)) { console.say(line) }
-        var blobNetwork: Network?
-        var blobsAreFloat16 = false
-        var problems: [BlobReader.Problem] = []
-        var blobDigests: (manifest: FileDigest, sources: [String: String])?
-        if let blobs {
-            let result = try BlobReader.read(folder: URL(fileURLWithPath: blobs), model: original)
-            problems = result.problems
-            var manifest = result.manifestDigest
-            manifest.path = (blobs as NSString).appendingPathComponent("manifest.json")  // as the user named the folder
-            blobDigests = (manifest, result.sourceDigests)
-            if let missing = problems.first(where: \.missing) {
-                throw FoldKitError(
-                    .io, "blob file is missing for tensor \(missing.tensor)",
-                    file: URL(fileURLWithPath: blobs).appendingPathComponent(missing.file).path)
-            }
-            guard let network = result.network else {
-                console.say("blob problems:")
-                for problem in problems { console.say("  \(problem.tensor) (\(problem.file)): \(problem.problem)") }
-                console.verdict("FAIL: the blobs cannot be loaded", pass: false)
-                throw CheckFailed()
-            }
-            blobNetwork = network
-            blobsAreFloat16 = result.manifest.tensors.contains { $0.dtype == .float16 }
-            if blobsAreFloat16 {
-                // The fold is judged in float32 (FoldBatchNorm of the model); the blob bytes must be that fold
-                // rounded to float16, and they run the float16-storage pass.
-                problems += try HalfBlobCheck.problems(blobNetwork: network, folded: FoldBatchNorm.apply(to: original), manifest: result.manifest)
-                console.say(
-                    "the blobs are float16: the fold is judged in float32, every blob value checked against it rounded to float16, "
-                        + "and the float16-storage pass runs on the blob values")
-            }
-        }
+        let blobCandidate = try blobs.map { try BlobCandidate.read(folder: $0, original: original, console: console) }
         let prepared = try image.prepare(for: original)
         let modelInput = prepared?.input ?? given
         let classNames = try ClassNames.loadFile(path: names, for: original)
@@ -144,7 +102,7 @@ struct VerifyCommand: ParsableCommand {
         let options = Verifier.Options(
             absoluteTolerance: atol, relativeTolerance: rtol, float16: fp16, detectionThreshold: threshold, nmsIoU: nms, minimumBoxIoU: minIoU,
             imageFrame: frame, classNames: classNames?.names, productThreading: tuning.productThreading, blobFolder: blobs,
-            engineOutputs: engineOutputs, knownDigests: blobDigests?.sources ?? [:])
+            engineOutputs: engineOutputs, knownDigests: blobCandidate?.sourceDigests ?? [:])
         var report: VerificationReport
         var engineFiles: [FileDigest] = []
         if let engineOutputs {
@@ -154,16 +112,34 @@ struct VerifyCommand: ParsableCommand {
                 original: original, engineOutputs: loaded.values, darknetBuffers: loaded.darknetBuffers, input: modelInput, options: options,
                 progress: progress.update)
         } else {
+            // Float16 blobs: the fold is judged in float32 (the model folded again) and the blobs run the
+            // float16-storage pass.
+            let blobsAreFloat16 = blobCandidate?.float16 ?? false
             report = try Verifier.verify(
                 original: original,
-                makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobNetwork ?? FoldBatchNorm.apply(to: original) },
-                float16Candidate: blobsAreFloat16 ? blobNetwork : nil, input: modelInput, options: options, blobProblems: problems,
-                progress: progress.update)
+                makeFolded: { try blobsAreFloat16 ? FoldBatchNorm.apply(to: original) : blobCandidate?.network ?? FoldBatchNorm.apply(to: original) },
+                float16Candidate: blobsAreFloat16 ? blobCandidate?.network : nil, input: modelInput, options: options,
+                blobProblems: blobCandidate?.problems ?? [], progress: progress.update)
         }
         progress.finish()
         // The model files and the --input array are named by the verifier; the other files read here.
-        report.filesRead += [prepared?.digest, classNames?.digest, blobDigests?.manifest].compactMap { $0 } + engineFiles
+        report.filesRead += [prepared?.digest, classNames?.digest, blobCandidate?.manifestDigest].compactMap { $0 } + engineFiles
         try present(report, prepared: prepared, console: console)
+    }
+
+    /// Every path first: a missing image or names file is reported before a large model is read.
+    private func checkPaths() throws {
+        var preflight = InputPreflight()
+        preflight.addModel(model.files)
+        preflight.add("--input", input.input)
+        preflight.add("--image", image.image)
+        preflight.add("--names", names)
+        preflight.add("--blobs", blobs, .folderWithManifest)
+        preflight.add("--engine-outputs", engineOutputs, .folder)
+        preflight.add("--draw", image.draw, .output)
+        preflight.add("--report", report, .output)
+        preflight.add("--json", json == "-" ? nil : json, .output)
+        try preflight.check()
     }
 
     /// Prints the report (text, or JSON on stdout), writes the JSON file and the audit page when asked, and

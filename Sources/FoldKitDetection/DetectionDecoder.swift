@@ -77,26 +77,9 @@ public enum DetectionDecoder {
                 if objectness <= threshold { continue }
                 let tx = output[base + entry[0] * plane + cell], ty = output[base + entry[1] * plane + cell]
                 let tw = output[base + entry[2] * plane + cell], th = output[base + entry[3] * plane + cell]
-                let x, y, w, h: Float
-                switch head.kind {
-                case .yolo where head.newCoords:
-                    let s = head.scaleXY
-                    x = (Float(column) + tx * s - (s - 1) / 2) / Float(shape.width)
-                    y = (Float(row) + ty * s - (s - 1) / 2) / Float(shape.height)
-                    w = (tw * 2) * (tw * 2) * anchorW / Float(inputWidth)
-                    h = (th * 2) * (th * 2) * anchorH / Float(inputHeight)
-                case .yolo, .gaussianYolo:
-                    let s = head.scaleXY
-                    x = (Float(column) + sigmoid(tx) * s - (s - 1) / 2) / Float(shape.width)
-                    y = (Float(row) + sigmoid(ty) * s - (s - 1) / 2) / Float(shape.height)
-                    w = exp(tw) * anchorW / Float(inputWidth)
-                    h = exp(th) * anchorH / Float(inputHeight)
-                case .region, .detection:
-                    x = (Float(column) + sigmoid(tx)) / Float(shape.width)
-                    y = (Float(row) + sigmoid(ty)) / Float(shape.height)
-                    w = exp(tw) * anchorW / Float(shape.width)
-                    h = exp(th) * anchorH / Float(shape.height)
-                }
+                let (x, y, w, h) = boxGeometry(
+                    head, t: (tx, ty, tw, th), column: column, row: row, grid: (shape.width, shape.height), anchor: (anchorW, anchorH),
+                    input: (inputWidth, inputHeight))
                 var nonFinite: [Int] = []
                 if !(x.isFinite && y.isFinite && w.isFinite && h.isFinite) {
                     for (k, v) in [x, y, w, h].enumerated() where !v.isFinite { nonFinite.append(k) }
@@ -123,22 +106,7 @@ public enum DetectionDecoder {
                     }
                     continue
                 }
-                if head.kind == .region && head.softmax {
-                    var largest = -Float.infinity
-                    for k in 0..<classes { largest = max(largest, output[scoreBase + k * plane]) }
-                    var sum: Float = 0
-                    for k in 0..<classes {
-                        let e = exp(output[scoreBase + k * plane] - largest)
-                        probabilities[k] = e
-                        sum += e
-                    }
-                    for k in 0..<classes { probabilities[k] /= sum }
-                } else {
-                    for k in 0..<classes {
-                        let raw = output[scoreBase + k * plane]
-                        probabilities[k] = ((head.newCoords || head.kind == .region) ? raw : sigmoid(raw)) * certainty
-                    }
-                }
+                classProbabilities(head, output: output, first: scoreBase, step: plane, certainty: certainty, into: &probabilities)
                 for k in 0..<classes {
                     let score = objectness * probabilities[k]
                     if score > threshold {
@@ -154,6 +122,62 @@ public enum DetectionDecoder {
             }
         }
         return detections
+    }
+
+    /// A box's centre and sides as fractions of the input, from its raw tx, ty, tw, th in cell (`column`,
+    /// `row`) of a `grid` of cells, with its anchor's sides (pixels for [yolo], cells for [region]):
+    /// - [yolo] with new_coords: x = (column + tx s - (s - 1) / 2) / grid width, w = (2 tw)^2 anchor / input;
+    /// - [yolo], [Gaussian_yolo]: x = (column + sigmoid(tx) s - (s - 1) / 2) / grid width, w = exp(tw) anchor / input;
+    /// - [region], [detection]: x = (column + sigmoid(tx)) / grid width, w = exp(tw) anchor / grid width;
+    /// with s = scale_x_y, and y, h alike (darknet's get_yolo_box and get_region_box).
+    private static func boxGeometry(
+        _ head: DetectionHead, t: (x: Float, y: Float, w: Float, h: Float), column: Int, row: Int, grid: (width: Int, height: Int),
+        anchor: (width: Float, height: Float), input: (width: Int, height: Int)
+    ) -> (x: Float, y: Float, w: Float, h: Float) {
+        let s = head.scaleXY
+        switch head.kind {
+        case .yolo where head.newCoords:
+            return (
+                (Float(column) + t.x * s - (s - 1) / 2) / Float(grid.width), (Float(row) + t.y * s - (s - 1) / 2) / Float(grid.height),
+                (t.w * 2) * (t.w * 2) * anchor.width / Float(input.width), (t.h * 2) * (t.h * 2) * anchor.height / Float(input.height)
+            )
+        case .yolo, .gaussianYolo:
+            return (
+                (Float(column) + sigmoid(t.x) * s - (s - 1) / 2) / Float(grid.width),
+                (Float(row) + sigmoid(t.y) * s - (s - 1) / 2) / Float(grid.height),
+                exp(t.w) * anchor.width / Float(input.width), exp(t.h) * anchor.height / Float(input.height)
+            )
+        case .region, .detection:
+            return (
+                (Float(column) + sigmoid(t.x)) / Float(grid.width), (Float(row) + sigmoid(t.y)) / Float(grid.height),
+                exp(t.w) * anchor.width / Float(grid.width), exp(t.h) * anchor.height / Float(grid.height)
+            )
+        }
+    }
+
+    /// Each class's probability of one anchor in one cell (classes at `first`, `first + step`, ...): a softmax
+    /// over them for [region] softmax=1 (largest subtracted first), else the raw value ([region], new_coords)
+    /// or its sigmoid, times `certainty` ([Gaussian_yolo]'s, 1 elsewhere).
+    private static func classProbabilities(
+        _ head: DetectionHead, output: UnsafeBufferPointer<Float>, first: Int, step: Int, certainty: Float, into probabilities: inout [Float]
+    ) {
+        let classes = head.classes
+        if head.kind == .region && head.softmax {
+            var largest = -Float.infinity
+            for k in 0..<classes { largest = max(largest, output[first + k * step]) }
+            var sum: Float = 0
+            for k in 0..<classes {
+                let e = exp(output[first + k * step] - largest)
+                probabilities[k] = e
+                sum += e
+            }
+            for k in 0..<classes { probabilities[k] /= sum }
+        } else {
+            for k in 0..<classes {
+                let raw = output[first + k * step]
+                probabilities[k] = ((head.newCoords || head.kind == .region) ? raw : sigmoid(raw)) * certainty
+            }
+        }
     }
 
     /// Per-class greedy non-max suppression: boxes sorted by descending score (ties: class, head, cell,

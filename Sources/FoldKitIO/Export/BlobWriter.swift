@@ -98,54 +98,13 @@ public enum BlobWriter {
         return try AtomicOutputDirectory.write(to: destination, durable: options.durable) { folder in
             // The source files are checksummed on a thread of their own meanwhile, so the digest of the
             // input (as much work as the digests of all blobs) runs beside the conversion, not inside it.
-            let reader = FloatSpanReader()
-            let sourceFiles = network.sourceFiles
-            let sourceDigests = BackgroundWork { () throws -> [String: String] in
-                var sums: [String: String] = [:]
-                for file in sourceFiles {
-                    sums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
-                }
-                return sums
-            }
-            // Row-local layouts stream the weights in small chunks through a few more buffers; HWIO
-            // rearranges whole tensors, so it keeps two buffers of the largest one.
-            let chunked = WeightLayoutTransform.isRowLocal(options.layout)
-            let largest = network.layers.map { largestStreamedTensor($0, in: network) }.max() ?? 0
-            let sink =
-                chunked
-                ? BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4, dtype: options.dtype)
-                : BlobFileSink(slots: 2, capacity: largest, dtype: options.dtype)
+            let sourceDigests = digests(of: network.sourceFiles)
+            let sink = makeSink(for: network, options: options)
             let stream = LayerStream(
-                network: network, folder: folder, layout: options.layout, sink: sink, reader: reader, chunkBytes: options.chunkBytes)
-            var tensors: [BlobEntry] = []
+                network: network, folder: folder, layout: options.layout, sink: sink, reader: FloatSpanReader(), chunkBytes: options.chunkBytes)
+            let tensors: [BlobEntry]
             do {
-                var usedPrefixes = Set<String>()
-                var bytesWritten = 0
-                for layer in network.layers {
-                    let written = try stream.writeLayer(layer, firstKey: tensors.count, usedPrefixes: &usedPrefixes)
-                    tensors += written
-                    bytesWritten += written.reduce(0) { $0 + $1.byteCount }
-                    progress?.update(done: layer.index + 1, total: network.layers.count, bytes: bytesWritten)
-                }
-                let digests = try sink.finish()
-                if let key = sink.halfOverflows.keys.min(), let overflow = sink.halfOverflows[key] {
-                    let entry = tensors[key]
-                    let layer = original.layers[entry.layer]
-                    throw FoldKitError(
-                        .badInput,
-                        "\(entry.name) holds a value past float16's largest finite value (element \(overflow.index) in \(entry.layout.rawValue) order)",
-                        file: layer.source.file, layer: layer.label, expected: "|value| <= 65504 (or --dtype float32)", found: "\(overflow.value)")
-                }
-                for key in tensors.indices {
-                    guard let digest = digests[key] else {
-                        throw FoldKitError(.io, "blob was not written", file: tensors[key].file)
-                    }
-                    tensors[key].sha256 = digest
-                }
-                let nonFinite = sink.keysWithNonFiniteValues
-                if let onNonFiniteBlobs = options.onNonFiniteBlobs, !nonFinite.isEmpty {
-                    try onNonFiniteBlobs(nonFinite.sorted().map { tensors[$0] })
-                }
+                tensors = try writeTensors(of: network, original: original, stream: stream, sink: sink, options: options, progress: progress)
             } catch {
                 sink.drain()
                 _ = try? sourceDigests.result()
@@ -170,6 +129,63 @@ public enum BlobWriter {
             try JSONOutput.write(manifest, to: try folder.url(for: BlobManifest.fileName))
             return manifest
         }
+    }
+
+    /// The SHA-256 of each of `files` by file name, computed on a thread of its own.
+    private static func digests(of files: [String]) -> BackgroundWork<[String: String]> {
+        BackgroundWork { () throws -> [String: String] in
+            var sums: [String: String] = [:]
+            for file in files {
+                sums[URL(fileURLWithPath: file).lastPathComponent] = try Checksum.sha256Hex(fileAt: file)
+            }
+            return sums
+        }
+    }
+
+    /// The sink the blobs are written through. Row-local layouts stream the weights in small chunks through
+    /// a few more buffers; HWIO rearranges whole tensors, so it keeps two buffers of the largest one.
+    private static func makeSink(for network: Network, options: Options) -> BlobFileSink {
+        guard WeightLayoutTransform.isRowLocal(options.layout) else {
+            let largest = network.layers.map { largestStreamedTensor($0, in: network) }.max() ?? 0
+            return BlobFileSink(slots: 2, capacity: largest, dtype: options.dtype)
+        }
+        return BlobFileSink(slots: chunkSlots, capacity: options.chunkBytes / 4, dtype: options.dtype)
+    }
+
+    /// Writes every layer's blobs and returns their entries with their SHA-256; throws (naming the layer)
+    /// when a float16 blob holds a value past 65504, and reports non-finite blobs to `options.onNonFiniteBlobs`.
+    private static func writeTensors(
+        of network: Network, original: Network, stream: LayerStream, sink: BlobFileSink, options: Options, progress: ProgressLine?
+    ) throws -> [BlobEntry] {
+        var tensors: [BlobEntry] = []
+        var usedPrefixes = Set<String>()
+        var bytesWritten = 0
+        for layer in network.layers {
+            let written = try stream.writeLayer(layer, firstKey: tensors.count, usedPrefixes: &usedPrefixes)
+            tensors += written
+            bytesWritten += written.reduce(0) { $0 + $1.byteCount }
+            progress?.update(done: layer.index + 1, total: network.layers.count, bytes: bytesWritten)
+        }
+        let digests = try sink.finish()
+        if let key = sink.halfOverflows.keys.min(), let overflow = sink.halfOverflows[key] {
+            let entry = tensors[key]
+            let layer = original.layers[entry.layer]
+            throw FoldKitError(
+                .badInput,
+                "\(entry.name) holds a value past float16's largest finite value (element \(overflow.index) in \(entry.layout.rawValue) order)",
+                file: layer.source.file, layer: layer.label, expected: "|value| <= 65504 (or --dtype float32)", found: "\(overflow.value)")
+        }
+        for key in tensors.indices {
+            guard let digest = digests[key] else {
+                throw FoldKitError(.io, "blob was not written", file: tensors[key].file)
+            }
+            tensors[key].sha256 = digest
+        }
+        let nonFinite = sink.keysWithNonFiniteValues
+        if let onNonFiniteBlobs = options.onNonFiniteBlobs, !nonFinite.isEmpty {
+            try onNonFiniteBlobs(nonFinite.sorted().map { tensors[$0] })
+        }
+        return tensors
     }
 
     /// How many chunks may be in flight between folding and the write and hash queues: enough that

@@ -28,23 +28,7 @@ import FoldKitCore
 /// flipped, coordconv, dontload, dontloadscales.
 enum ConvolutionalSection {
     static func build(_ context: SectionContext) throws -> BuiltLayer {
-        for key in ["binary", "xnor"] {
-            if let option = context.section.option(key), option.value != "0" {
-                throw context.error(
-                    .unsupported,
-                    "binary (\(key)=\(option.value)) convolution cannot be folded into float blobs: its weights are signs times a per-filter mean and its inputs are binarised",
-                    at: option, expected: "a float convolution")
-            }
-        }
-        try context.refuse("antialiasing", because: "the blur convolution darknet adds after the layer is not represented")
-        try context.refuse("sway", because: "deformable (rotated/stretched) convolutions are not supported")
-        try context.refuse("rotate", because: "deformable (rotated/stretched) convolutions are not supported")
-        try context.refuse("stretch", because: "deformable (rotated/stretched) convolutions are not supported")
-        try context.refuse("stretch_sway", because: "deformable (rotated/stretched) convolutions are not supported")
-        try context.refuse("flipped", because: "transposed weight storage is not supported")
-        try context.refuse("coordconv", because: "coordinate channels are not supported")
-        try context.refuse("dontload", because: "the layer's weights would not be in the file")
-        try context.refuse("dontloadscales", because: "the layer's batch-norm statistics would not be in the file")
+        try refuseUnrepresented(context)
         let shared = try sharedConvolution(context)
 
         let input = context.inputShape
@@ -85,7 +69,44 @@ enum ConvolutionalSection {
                 expected: "2*padding - padding*dilation + (size-1)*(dilation-1) >= 0", found: "\(after)")
         }
 
-        let weights: WeightTensor, biases: WeightTensor?, batchNorm: BatchNorm?
+        let (weights, biases, batchNorm) = try parameters(
+            context, shared: shared, filters: filters, size: size, groups: groups, batchNormalize: batchNormalize)
+
+        let convolution = Convolution(
+            inputChannels: input.channels, outputChannels: filters, kernelHeight: size, kernelWidth: size,
+            strideY: strideY, strideX: strideX, dilationY: dilation, dilationX: dilation,
+            padding: Padding2D(top: before, left: before, bottom: after, right: after), groups: groups,
+            weights: weights, bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
+        return BuiltLayer(kind: .convolution(convolution), inputs: [context.previous])
+    }
+
+    /// Options darknet's convolution has and a float convolution cannot represent, each refused by name.
+    private static func refuseUnrepresented(_ context: SectionContext) throws {
+        for key in ["binary", "xnor"] {
+            if let option = context.section.option(key), option.value != "0" {
+                throw context.error(
+                    .unsupported,
+                    "binary (\(key)=\(option.value)) convolution cannot be folded into float blobs: its weights are signs times a per-filter mean and its inputs are binarised",
+                    at: option, expected: "a float convolution")
+            }
+        }
+        try context.refuse("antialiasing", because: "the blur convolution darknet adds after the layer is not represented")
+        try context.refuse("sway", because: "deformable (rotated/stretched) convolutions are not supported")
+        try context.refuse("rotate", because: "deformable (rotated/stretched) convolutions are not supported")
+        try context.refuse("stretch", because: "deformable (rotated/stretched) convolutions are not supported")
+        try context.refuse("stretch_sway", because: "deformable (rotated/stretched) convolutions are not supported")
+        try context.refuse("flipped", because: "transposed weight storage is not supported")
+        try context.refuse("coordconv", because: "coordinate channels are not supported")
+        try context.refuse("dontload", because: "the layer's weights would not be in the file")
+        try context.refuse("dontloadscales", because: "the layer's batch-norm statistics would not be in the file")
+    }
+
+    /// The layer's weights, bias and batch norm: those of the convolution `share_index` names (which must have
+    /// this layer's shape), else read from the weights file in darknet's order.
+    private static func parameters(
+        _ context: SectionContext, shared: Convolution?, filters: Int, size: Int, groups: Int, batchNormalize: Bool
+    ) throws -> (weights: WeightTensor, bias: WeightTensor?, batchNorm: BatchNorm?) {
+        let input = context.inputShape
         if let shared {
             guard shared.outputChannels == filters, shared.inputChannels == input.channels, shared.kernelHeight == size,
                 shared.kernelWidth == size, shared.groups == groups, (shared.batchNorm != nil) == batchNormalize
@@ -97,22 +118,15 @@ enum ConvolutionalSection {
                         "filters=\(shared.outputChannels) channels=\(shared.inputChannels) size=\(shared.kernelHeight) groups=\(shared.groups) "
                         + "batch_normalize=\(shared.batchNorm == nil ? 0 : 1)")
             }
-            (weights, biases, batchNorm) = (shared.weights, shared.bias, shared.batchNorm)
-        } else {
-            let bias = try context.take(.bias, shape: [filters])
-            batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: bias) : nil
-            biases = bias
-            weights = try context.take(
-                .weights, shape: [filters, input.channels / groups, size, size],
-                fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
+            return (shared.weights, shared.bias, shared.batchNorm)
         }
-
-        let convolution = Convolution(
-            inputChannels: input.channels, outputChannels: filters, kernelHeight: size, kernelWidth: size,
-            strideY: strideY, strideX: strideX, dilationY: dilation, dilationX: dilation,
-            padding: Padding2D(top: before, left: before, bottom: after, right: after), groups: groups,
-            weights: weights, bias: batchNorm == nil ? biases : nil, batchNorm: batchNorm, activation: activation)
-        return BuiltLayer(kind: .convolution(convolution), inputs: [context.previous])
+        // darknet's load_convolutional_weights: biases, then scales, mean and variance, then the weights.
+        let bias = try context.take(.bias, shape: [filters])
+        let batchNorm = batchNormalize ? try context.takeBatchNorm(channels: filters, beta: bias) : nil
+        let weights = try context.take(
+            .weights, shape: [filters, input.channels / groups, size, size],
+            fanIn: (SizeLimits.elementCount([input.channels / groups, size, size]) ?? 0))
+        return (weights, bias, batchNorm)
     }
 
     /// The convolution `share_index=` names, or nil without the option.

@@ -54,24 +54,7 @@ public enum FixtureChecker {
     public static func check(
         folder: URL, network: Network, relativeTolerance: Double = 1e-6, productThreading: ProductThreading = .library
     ) throws -> Report {
-        let manifestURL = folder.appendingPathComponent("manifest.json")
-        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw FoldKitError(.io, "no manifest.json in the fixture folder", file: manifestURL.path)
-        }
-        let manifest: FixtureManifest
-        do { manifest = try JSONDecoder().decode(FixtureManifest.self, from: data) } catch {
-            throw FoldKitError(.badInput, "manifest.json is not a FoldKit fixture manifest: \(error)", file: manifestURL.path)
-        }
-        guard let layout = FixtureLayout(rawValue: manifest.layout) else {
-            throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
-        }
-        // A pack's files live in the pack: a name with a path ('../../x.npy', '/etc/x') is refused before
-        // anything is read (Docs/Security.md, "Name sanitising").
-        for entry in manifest.tensors where !SafeFileName.isPlain(entry.file) {
-            throw FoldKitError(
-                .badInput, "manifest names a file outside the pack", file: manifestURL.path, expected: "a plain file name",
-                found: entry.file)
-        }
+        let (manifest, layout, manifestURL) = try readManifest(in: folder)
         // The layers the pack holds: `layers.written` (version 2), or every layer (version 1).
         let chosen = try chosenLayers(manifest, network: network, manifestURL: manifestURL)
         let positions = Set(chosen.map { $0 + 1 }).union([0])
@@ -82,11 +65,6 @@ public enum FixtureChecker {
                 expected: "\(expectedCount) tensors", found: "\(manifest.tensors.count)")
         }
         let onnxEntries = manifest.onnx ?? []
-        for entry in onnxEntries where !isONNXPath(entry.file) {
-            throw FoldKitError(
-                .badInput, "manifest names a file outside the pack", file: manifestURL.path,
-                expected: "\(ONNXTensorFile.folder)/<plain file name>", found: entry.file)
-        }
         let onnxByNPY = Dictionary(grouping: onnxEntries, by: \.npy)
         let storedInput = try NPYFile.read(path: folder.appendingPathComponent("input.npy").path)
         let input = ModelInput(values: unarrange(storedInput.values, shape: network.inputShape, layout: layout), origin: manifest.input)
@@ -123,19 +101,49 @@ public enum FixtureChecker {
                     file: entry.file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
                     problem: "matches \(entry.npy), which this model's pack does not have"))
         }
-        // A tensor file the manifest does not list is not part of what was recorded: report it too.
-        let listed = Set(manifest.tensors.map(\.file)).union(onnxEntries.map(\.file))
+        drifts += unlistedFiles(in: folder, listed: Set(manifest.tensors.map(\.file)).union(onnxEntries.map(\.file)))
+        let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
+        return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)
+    }
+
+    /// The pack's manifest and layout, and the manifest's URL; every file it names must be a plain name in
+    /// the pack (onnx tensors: `onnx/<plain name>`), refused before anything is read (Docs/Security.md, "Name
+    /// sanitising").
+    private static func readManifest(in folder: URL) throws -> (FixtureManifest, FixtureLayout, URL) {
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw FoldKitError(.io, "no manifest.json in the fixture folder", file: manifestURL.path)
+        }
+        let manifest: FixtureManifest
+        do { manifest = try JSONDecoder().decode(FixtureManifest.self, from: data) } catch {
+            throw FoldKitError(.badInput, "manifest.json is not a FoldKit fixture manifest: \(error)", file: manifestURL.path)
+        }
+        guard let layout = FixtureLayout(rawValue: manifest.layout) else {
+            throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
+        }
+        for entry in manifest.tensors where !SafeFileName.isPlain(entry.file) {
+            throw FoldKitError(
+                .badInput, "manifest names a file outside the pack", file: manifestURL.path, expected: "a plain file name",
+                found: entry.file)
+        }
+        for entry in manifest.onnx ?? [] where !isONNXPath(entry.file) {
+            throw FoldKitError(
+                .badInput, "manifest names a file outside the pack", file: manifestURL.path,
+                expected: "\(ONNXTensorFile.folder)/<plain file name>", found: entry.file)
+        }
+        return (manifest, layout, manifestURL)
+    }
+
+    /// A tensor file (`.npy`, `onnx/*.pb`) in the pack that the manifest does not list is not part of what
+    /// was recorded: each is reported as a drift.
+    private static func unlistedFiles(in folder: URL, listed: Set<String>) -> [TensorDrift] {
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".npy") }
         let presentONNX = ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(ONNXTensorFile.folder).path)) ?? [])
             .filter { $0.hasSuffix(".pb") }.map(ONNXTensorFile.path)
-        for file in (present + presentONNX).sorted() where !listed.contains(file) {
-            drifts.append(
-                TensorDrift(
-                    file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity,
-                    problem: "not listed in manifest.json"))
+        return (present + presentONNX).sorted().filter { !listed.contains($0) }.map { file in
+            TensorDrift(
+                file: file, identical: false, maxAbsDeviation: .infinity, relativeDeviation: .infinity, problem: "not listed in manifest.json")
         }
-        let pass = drifts.allSatisfy { $0.identical || $0.relativeDeviation <= relativeTolerance }
-        return Report(folder: folder.path, tensors: drifts, relativeTolerance: relativeTolerance, pass: pass)
     }
 
     /// The indices of the layers the pack holds, ascending: `layers.written` resolved against `network`,

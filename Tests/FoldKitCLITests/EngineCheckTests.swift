@@ -1,3 +1,4 @@
+import Dispatch
 import FoldKitTestSupport
 import Foundation
 import XCTest
@@ -22,9 +23,7 @@ final class EngineCheckTests: XCTestCase {
         try requireEngines()
         let models = try realDarknetModels()
         XCTAssertGreaterThanOrEqual(models.count, 11, "\(models.map(\.name))")
-        for model in models {
-            try check(model.files, size: fixedSize.contains(model.name) ? [] : detectorSize, label: model.name)
-        }
+        try checkEach(models.map { CheckCase(files: $0.files, size: fixedSize.contains($0.name) ? [] : detectorSize, label: $0.name) })
     }
 
     /// Project cfgs with seeded weights: yolo-head (two [yolo] heads, route, upsample), shortcut-upsample
@@ -33,9 +32,7 @@ final class EngineCheckTests: XCTestCase {
     /// engines/engine-ops (lowerings easy to get wrong: [local], [crop], odd pools, [reorg], softmax temperature).
     func testFixtureNetworksWithSeededWeightsPassOnBothEngines() throws {
         try requireEngines()
-        for (name, files) in try seededFixtureNetworks() {
-            try check(files, label: name)
-        }
+        try checkEach(try seededFixtureNetworks().map { CheckCase(files: $0.files, label: $0.name) })
     }
 
     /// float16 (at 128 x 128 like the float32 run): judged by `foldkit verify --fp16` on each engine's outputs
@@ -92,9 +89,10 @@ final class EngineCheckTests: XCTestCase {
         try requireEngines(ncnn)
         let models = try realDarknetModels()
         XCTAssertGreaterThanOrEqual(models.count, 11, "\(models.map(\.name))")
-        for model in models {
-            try check(model.files, size: fixedSize.contains(model.name) ? [] : detectorSize, engines: "ncnn", label: "\(model.name) ncnn")
-        }
+        try checkEach(
+            models.map {
+                CheckCase(files: $0.files, size: fixedSize.contains($0.name) ? [] : detectorSize, engines: "ncnn", label: "\($0.name) ncnn")
+            })
     }
 
     /// The project cfgs on ncnn: each operation ncnn has no one layer for (an upsample of stride 3 with a
@@ -103,9 +101,7 @@ final class EngineCheckTests: XCTestCase {
     /// depthwise deconvolution), pool padding of 40, [reorg3d] and shortcuts from more channels.
     func testFixtureNetworksWithSeededWeightsPassOnNCNN() throws {
         try requireEngines(ncnn)
-        for (name, files) in try seededFixtureNetworks() {
-            try check(files, engines: "ncnn", label: "\(name) ncnn")
-        }
+        try checkEach(try seededFixtureNetworks().map { CheckCase(files: $0.files, engines: "ncnn", label: "\($0.name) ncnn") })
     }
 
     /// Every layer of engine-ops and engine-ops-2 on ncnn against FoldKit's own output of that layer
@@ -139,9 +135,10 @@ final class EngineCheckTests: XCTestCase {
         let folder = TestData.fixture("keras")
         let models = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".keras") }.sorted()
         XCTAssertGreaterThanOrEqual(models.count, 30)
-        for model in models where model != "normalization_axis.keras" {
-            try check([folder.appendingPathComponent(model).path], engines: "ncnn", label: "\(model) ncnn")
-        }
+        try checkEach(
+            models.filter { $0 != "normalization_axis.keras" }.map {
+                CheckCase(files: [folder.appendingPathComponent($0).path], engines: "ncnn", label: "\($0) ncnn")
+            })
     }
 
     /// float16 on ncnn: weights with ncnn's half tag, at most 55% of the float32 model's bytes, and ncnn's
@@ -231,26 +228,52 @@ final class EngineCheckTests: XCTestCase {
     /// The python modules the ncnn tests need.
     private let ncnn = "onnx, ncnn"
 
+    /// One run of the script: a model (its files), its size arguments, the engines and export options.
+    private struct CheckCase {
+        var files: [String]
+        var size: [String] = []
+        var dtype = "float32"
+        var engines = "onnxruntime,openvino"
+        var extra: [String] = []
+        var label: String
+    }
+
     /// Runs the script on one model with `engines` (default both onnx engines); asserts exit 0 and a PASS summary
     /// naming every output.
     private func check(
         _ files: [String], size: [String] = [], dtype: String = "float32", engines: String = "onnxruntime,openvino", extra: [String] = [],
         label: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let dir = try temporaryDirectory()
-        let started = Date()
-        let run = try Self.python(
-            [
-                TestData.fixture("engines/engine_check.py").path, "--foldkit", CommandRunner.executable.path, "--out",
-                dir.appendingPathComponent("work").path, "--engines", engines, "--dtype", dtype,
-            ] + extra + size + ["--"] + files)
-        XCTAssertEqual(run.status, 0, "\(label):\n\(run.output)", file: file, line: line)
-        let summary = run.output.split(separator: "\n").last.map(String.init) ?? ""
-        XCTAssertTrue(summary.hasPrefix("engine_check PASS: "), "\(label): \(summary)", file: file, line: line)
-        for output in try expectedOutputs(files, size: size, decoded: extra.contains("--decode-heads"), in: dir) {
-            XCTAssertTrue(summary.contains(output), "\(label): the summary does not name \(output): \(summary)", file: file, line: line)
+        try checkEach([CheckCase(files: files, size: size, dtype: dtype, engines: engines, extra: extra, label: label)], file: file, line: line)
+    }
+
+    /// Runs the script on every case, as many at a time as the machine has cores (each run is mostly a
+    /// one-threaded Python process and a debug-build foldkit), then asserts each as `check` does, in order.
+    private func checkEach(_ cases: [CheckCase], file: StaticString = #filePath, line: UInt = #line) throws {
+        let dirs = try cases.map { _ in try temporaryDirectory() }
+        let runs = CheckRuns(count: cases.count)
+        DispatchQueue.concurrentPerform(iterations: cases.count) { i in
+            let c = cases[i]
+            let started = Date()
+            let arguments =
+                [
+                    TestData.fixture("engines/engine_check.py").path, "--foldkit", CommandRunner.executable.path, "--out",
+                    dirs[i].appendingPathComponent("work").path, "--engines", c.engines, "--dtype", c.dtype,
+                ] + c.extra + c.size + ["--"] + c.files
+            let run: (status: Int32, output: String)
+            do { run = try Self.python(arguments) } catch { run = (1, "python3 did not start: \(error)") }
+            runs.set(i, (run.status, run.output, Date().timeIntervalSince(started)))
         }
-        print("engine_check \(label): \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        for (i, c) in cases.enumerated() {
+            let run = runs.get(i)
+            XCTAssertEqual(run.status, 0, "\(c.label):\n\(run.output)", file: file, line: line)
+            let summary = run.output.split(separator: "\n").last.map(String.init) ?? ""
+            XCTAssertTrue(summary.hasPrefix("engine_check PASS: "), "\(c.label): \(summary)", file: file, line: line)
+            for output in try expectedOutputs(c.files, size: c.size, decoded: c.extra.contains("--decode-heads"), in: dirs[i]) {
+                XCTAssertTrue(summary.contains(output), "\(c.label): the summary does not name \(output): \(summary)", file: file, line: line)
+            }
+            print("engine_check \(c.label): \(String(format: "%.1f", run.seconds)) s")
+        }
     }
 
     /// The model's outputs as the fixture pack names them (`--layers outputs`): a detection head's raw input
@@ -297,6 +320,27 @@ final class EngineCheckTests: XCTestCase {
     }
 
     private struct EnginesMissing: Error { var message: String }
+
+    /// The results of runs made on several threads at once (`checkEach`), behind a lock.
+    private final class CheckRuns: @unchecked Sendable {
+        typealias Run = (status: Int32, output: String, seconds: Double)
+        private var runs: [Run]
+        private let lock = NSLock()
+
+        init(count: Int) { runs = [Run](repeating: (1, "not run", 0), count: count) }
+
+        func set(_ index: Int, _ run: Run) {
+            lock.lock()
+            defer { lock.unlock() }
+            runs[index] = run
+        }
+
+        func get(_ index: Int) -> Run {
+            lock.lock()
+            defer { lock.unlock() }
+            return runs[index]
+        }
+    }
 
     private func temporaryDirectory() throws -> URL {
         let dir = try TestData.temporaryDirectory("foldkit-engine-check")

@@ -81,7 +81,10 @@ struct ExportCommand: ParsableCommand {
         try preflight.check()
         let start = Date()
         // One float64 forward pass for the reference outputs: OpenBLAS on one thread, FoldKit spreading products.
-        let tuning = ProcessTuning(singleThreadedBLAS: true).apply()
+        // Each initializer is read, folded and serialized into buffers of its own size: freed memory kept for
+        // the next one spares the page faults of fresh buffers (yolov4: system time 0.7-0.8 s down to
+        // 0.35-0.5 s; Docs/Performance.md).
+        let tuning = ProcessTuning(keepsFreedMemory: true, singleThreadedBLAS: true).apply()
         let (network, given) = try input.load(model)
         try health.refuseUnhealthy(network)
         let classNames = try ClassNames.load(path: names, for: network)

@@ -8,7 +8,7 @@
 ///   2 GiB - 1 (`MallocReuse`, which gives the reason for each value), so big blocks a pass frees stay in
 ///   the heap and the next pass reuses them instead of faulting fresh zero-filled pages in. Trade-off:
 ///   memory the process frees stays with it until it ends, so peak RSS can grow (fragments glibc would
-///   have returned). `foldkit bench` and `foldkit verify` apply it; a program running many passes should too.
+///   have returned). `foldkit bench`, `foldkit verify` and `foldkit export` apply it; a program running many passes should too.
 /// - `singleThreadedBLAS` (OpenBLAS): sets OpenBLAS to one thread and ends the worker pool it started at
 ///   load (which would otherwise spin on one of the cores for about 0.1 s, `OpenBLASThreads`). FoldKit then
 ///   spreads each product over the cores itself: run executors with `productThreading` (which is

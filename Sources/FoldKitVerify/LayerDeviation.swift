@@ -130,20 +130,20 @@ public struct LayerDeviation: Codable, Equatable, Sendable {
             }
         }
         if reference.count != candidate.count { maxDev = .infinity }
-        var controlDeviation: ControlDeviation?
-        if let control {
-            if reference.count != control.count { maxControlDev = .infinity }
-            controlDeviation = ControlDeviation(
-                maxAbsDeviation: maxControlDev,
-                relativeDeviation: maxRef > 0 ? maxControlDev / maxRef : (maxControlDev == 0 ? 0 : .infinity))
-        }
+        if let control, reference.count != control.count { maxControlDev = .infinity }
         let plane = max(shape.height * shape.width, 1)
         let deviation = LayerDeviation(
-            maxAbsReference: maxRef, maxAbsDeviation: maxDev,
-            relativeDeviation: maxRef > 0 ? maxDev / maxRef : (maxDev == 0 ? 0 : .infinity),
+            maxAbsReference: maxRef, maxAbsDeviation: maxDev, relativeDeviation: relative(maxDev, of: maxRef),
             meanAbsDeviation: n > 0 ? sumDev / Double(n) : 0, medianAbsDeviation: median, p99AbsDeviation: p99,
             at: Location(channel: worst / plane, y: (worst % plane) / max(shape.width, 1), x: worst % max(shape.width, 1)))
-        return (deviation, controlDeviation)
+        return (
+            deviation, control.map { _ in ControlDeviation(maxAbsDeviation: maxControlDev, relativeDeviation: relative(maxControlDev, of: maxRef)) }
+        )
+    }
+
+    /// deviation / max |reference|: 0 when both are 0, infinite when only the reference is.
+    private static func relative(_ deviation: Double, of maxReference: Double) -> Double {
+        maxReference > 0 ? deviation / maxReference : (deviation == 0 ? 0 : .infinity)
     }
 
     /// Elements per partial sum of the mean (see `measure`).

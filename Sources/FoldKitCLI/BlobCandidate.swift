@@ -1,6 +1,4 @@
-import FoldKitCore
-import FoldKitIO
-import FoldKitVerify
+import FoldKit
 import Foundation
 
 /// What `verify --blobs` judges: the network re-read from a blob folder, with the problems found on the way

@@ -12,8 +12,10 @@ import Foundation
 ///
 /// A table is [soffset_t to its vtable][fields...]; its vtable [vtable bytes: u16][table bytes: u16]
 /// [field i's offset from the table start: u16, 0 when absent] is written just before it, so the soffset
-/// (table address - vtable address) is positive. Vtables are not shared between tables (the format allows
-/// either). Checked by the tests against `flatc --json` and LiteRT's own flatc-generated Python reader.
+/// (table address - vtable address) is positive. A table whose vtable equals one written before (same field
+/// layout) points at that one instead, as FlatBuffers' builders do: the soffset is then negative, the
+/// vtable lying after the table. Checked by the tests against `flatc --json` and LiteRT's own flatc-generated
+/// Python reader.
 struct FlatBufferBuilder {
     /// A position from the end of the buffer (what FlatBuffers' builders call an offset).
     struct Offset: Hashable {
@@ -25,6 +27,8 @@ struct FlatBufferBuilder {
     private var largestAlignment = 1
     private var tableStart: Int?
     private var fields: [(id: Int, at: Int)] = []
+    /// The vtables written, by content, at their positions.
+    private var vtables: [[UInt16]: Int] = [:]
 
     init(capacity: Int = 1024) {
         storage = [UInt8](repeating: 0, count: max(capacity, 16))
@@ -153,11 +157,16 @@ struct FlatBufferBuilder {
         let slots = (fields.map(\.id).max() ?? -1) + 1
         var entries = [UInt16](repeating: 0, count: slots)
         for field in fields { entries[field.id] = UInt16(table - field.at) }
-        for entry in entries.reversed() { putBytes(entry) }
-        putBytes(UInt16(table - start))
-        putBytes(UInt16((slots + 2) * 2))
-        let vtable = size
-        // The table's soffset: table address - vtable address, positive as the vtable precedes it.
+        let content = [UInt16((slots + 2) * 2), UInt16(table - start)] + entries
+        let vtable: Int
+        if let shared = vtables[content] {
+            vtable = shared
+        } else {
+            for entry in content.reversed() { putBytes(entry) }
+            vtable = size
+            vtables[content] = vtable
+        }
+        // The table's soffset: table address - vtable address (end - table) - (end - vtable).
         let at = storage.count - table
         withUnsafeBytes(of: Int32(vtable - table).littleEndian) { raw in
             for (i, byte) in raw.enumerated() { storage[at + i] = byte }

@@ -12,8 +12,10 @@ import FoldKitCore
 /// - hard_mish, ramp, gelu (darknet's tanh form and constants), hard_sigmoid_relu6: the composition every
 ///   engine writer shares (`Activation.composition`), one operator a step;
 /// - hard_sigmoid (Keras 2): MINIMUM(MAXIMUM(x * 0.2 + 0.5, 0), 1);
-/// - Keras ReLU with max_value and negative_slope (both >= 0) and threshold 0: RELU, or LEAKY_RELU with the
-///   slope, then MINIMUM with max_value; a threshold other than 0 is refused.
+/// - Keras ReLU with max_value and negative_slope (both >= 0): with threshold 0, RELU, or LEAKY_RELU with the
+///   slope; with a threshold t, SELECT_V2(GREATER_EQUAL(x, t), x, slope * (x - t)) - Keras's x >= t ? x :
+///   slope * (x - t) as it is; then MINIMUM with max_value, which is Keras's x >= max ? max : y as y <= max
+///   below max (slope * (x - t) <= 0 <= max there); a threshold above max_value is refused.
 extension TFLiteGraphBuilder {
     /// `activation` applied to `x`.
     mutating func activate(_ x: Int, _ activation: Activation) throws -> Int {
@@ -45,9 +47,19 @@ extension TFLiteGraphBuilder {
             guard slope >= 0 && (maxValue ?? 0) >= 0 else {
                 throw refuse("ReLU with a negative slope or max_value (Keras requires both >= 0)")
             }
-            guard threshold == 0 else { throw refuse("ReLU with threshold \(threshold) (no exact composition written)") }
-            if slope == 0, maxValue == 6 { return same(.relu6, [x]) }
-            let y = slope == 0 ? same(.relu, [x]) : same(.leakyRelu, [x], options: .leakyRelu(alpha: slope))
+            if let maxValue, threshold > maxValue {
+                throw refuse("ReLU with threshold \(threshold) above max_value \(maxValue) (MINIMUM after the threshold would not be Keras's rule)")
+            }
+            let y: Int
+            if threshold == 0 {
+                if slope == 0, maxValue == 6 { return same(.relu6, [x]) }
+                y = slope == 0 ? same(.relu, [x]) : same(.leakyRelu, [x], options: .leakyRelu(alpha: slope))
+            } else {
+                let t = scalar(threshold)
+                let above = predicate(.greaterEqual, [x, t], shape: shape(x), options: .greaterEqual)
+                let below = binary(.mul, binary(.sub, x, t), scalar: slope)
+                y = op(.selectV2, [above, x, below], shape: shape(x), options: .selectV2)
+            }
             return maxValue.map { binary(.minimum, y, scalar: $0) } ?? y
         }
     }

@@ -2,20 +2,30 @@ import FoldKitCore
 
 /// Convolution, fully connected and locally connected layers. Batch norm has been folded into the weights
 /// and bias before (FoldKit's fold pass, as `foldkit convert` folds), so a layer that still carries one is
-/// refused rather than written with an assumed epsilon. Weights are constants in LiteRT's layouts (float16
-/// with a DEQUANTIZE in a float16 model), biases float32.
+/// refused rather than written with an assumed epsilon. Weights and biases are constants in LiteRT's layouts
+/// (float16 behind a DEQUANTIZE in a float16 model, as LiteRT's converter stores float constants in its
+/// float16 mode; `TFLiteGraphBuilder.weights`); a layer without a bias gets float32 zeros.
 extension TFLiteGraphBuilder {
     /// CONV_2D (groups 1; weights OHWI [O, kh, kw, C] from FoldKit's OIHW: w[o][y][x][i] = W[o][i][y][x]) or
     /// DEPTHWISE_CONV_2D (groups = C, O = C * M: weights [1, kh, kw, O], w[0][y][x][o] = W[o][0][y][x],
     /// output channel o reading input channel o / M as a grouped convolution's does); other group counts: one
     /// CONV_2D per group on a SLICE of its channels, then CONCATENATION. Explicit padding (darknet's, Keras'
-    /// "same" as FoldKit resolved it) is a PAD with zeros before a VALID convolution, so every row and column
-    /// is FoldKit's; relu and relu6 are fused (fused_activation_function), any other activation follows.
+    /// "same" as FoldKit resolved it) is the convolution's SAME padding where that is exactly it (`isSame`),
+    /// else a PAD with zeros before a VALID convolution, so every row and column is FoldKit's; relu and relu6
+    /// are fused (fused_activation_function), any other activation follows.
     mutating func convolution(_ c: Convolution, input: Int, inputShape: ActivationShape, outputShape: ActivationShape) throws -> Int {
         if c.batchNorm != nil { throw refuse("the batch norm was not folded into the convolution") }
         let (o, kh, kw, g) = (c.outputChannels, c.kernelHeight, c.kernelWidth, c.groups)
         let perGroup = c.inputChannels / g
-        let padded = pad(input, [0, c.padding.top, c.padding.left, 0], [0, c.padding.bottom, c.padding.right, 0])
+        let same =
+            c.padding != .zero
+            && Self.isSame(
+                extent: inputShape.height, kernel: (kh - 1) * c.dilationY + 1, stride: c.strideY, before: c.padding.top,
+                output: outputShape.height)
+            && Self.isSame(
+                extent: inputShape.width, kernel: (kw - 1) * c.dilationX + 1, stride: c.strideX, before: c.padding.left,
+                output: outputShape.width)
+        let padded = same ? input : pad(input, [0, c.padding.top, c.padding.left, 0], [0, c.padding.bottom, c.padding.right, 0])
         let fusion = fused(c.activation)
         let fusedHere = fusion ?? TFLiteOptions.Fused.none
         let bias = try biasTensor(c.bias, count: o)
@@ -26,7 +36,8 @@ extension TFLiteGraphBuilder {
             }
             y = op(
                 .conv2D, [padded, w, bias], shape: nhwc(outputShape),
-                options: .conv2D(strideX: c.strideX, strideY: c.strideY, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere))
+                options: .conv2D(
+                    strideX: c.strideX, strideY: c.strideY, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere, same: same))
         } else if g == c.inputChannels && perGroup == 1 {
             let w = try weights(c.weights, shape: [1, kh, kw, o], hint: "W") { oihw in
                 Self.permuted(oihw, from: [o, 1, kh, kw], order: [1, 2, 3, 0])
@@ -34,7 +45,8 @@ extension TFLiteGraphBuilder {
             y = op(
                 .depthwiseConv2D, [padded, w, bias], shape: nhwc(outputShape),
                 options: .depthwiseConv2D(
-                    strideX: c.strideX, strideY: c.strideY, multiplier: o / g, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere))
+                    strideX: c.strideX, strideY: c.strideY, multiplier: o / g, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere,
+                    same: same))
         } else {
             let og = o / g
             let paddedShape = shape(padded)
@@ -51,11 +63,33 @@ extension TFLiteGraphBuilder {
                 parts.append(
                     op(
                         .conv2D, [part, w, b], shape: [1, outputShape.height, outputShape.width, og],
-                        options: .conv2D(strideX: c.strideX, strideY: c.strideY, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere)))
+                        options: .conv2D(
+                            strideX: c.strideX, strideY: c.strideY, dilationX: c.dilationX, dilationY: c.dilationY, fused: fusedHere, same: same)
+                    ))
             }
             y = op(.concatenation, parts, shape: nhwc(outputShape), options: .concatenation(axis: 3))
         }
         return fusion == nil ? try activate(y, c.activation) : y
+    }
+
+    /// TRANSPOSE_CONV (weights [O, kh, kw, C] from FoldKit's OIHW; padding VALID, so output row
+    /// iy * stride + ky holds in[iy] * W[ky], tflite/kernels/internal/reference/transpose_conv.h) with
+    /// output_shape the full output, (H - 1) * stride + kh rows and likewise columns (LiteRT's kernel checks
+    /// that the shape gives back the input's size); then the rows and columns kept
+    /// (`TransposedConvolution.edges`, shared with the other engine writers): a SLICE from `begin`, and PAD
+    /// with zero rows past the full output; ADD of the bias (so those rows hold the bias alone, as FoldKit's),
+    /// and the activation.
+    mutating func transposedConvolution(_ t: TransposedConvolution, input: Int, inputShape: ActivationShape) throws -> Int {
+        let (o, i, kh, kw) = (t.outputChannels, t.inputChannels, t.kernelHeight, t.kernelWidth)
+        let w = try weights(t.weights, shape: [o, kh, kw, i], hint: "W") { oihw in Self.permuted(oihw, from: [o, i, kh, kw], order: [0, 2, 3, 1]) }
+        let (rows, columns) = t.edges(input: inputShape)
+        let full = [1, (inputShape.height - 1) * t.strideY + kh, (inputShape.width - 1) * t.strideX + kw, o]
+        let z = op(.transposeConv, [integers(full), w, input], shape: full, options: .transposeConv(strideX: t.strideX, strideY: t.strideY))
+        let kept = slice(
+            z, begin: [0, rows.begin, columns.begin, 0], size: [1, t.outputHeight - rows.extra, t.outputWidth - columns.extra, o])
+        var y = pad(kept, [0, 0, 0, 0], [0, rows.extra, columns.extra, 0])
+        if let bias = t.bias { y = binary(.add, y, try weights(bias, shape: [o], hint: "B")) }
+        return try activate(y, t.activation)
     }
 
     /// FULLY_CONNECTED (weights [O, N] as FoldKit holds them) over the input flattened in FoldKit's
@@ -112,16 +146,27 @@ extension TFLiteGraphBuilder {
         }
         let products = op(.batchMatMul, [columns, w], shape: [locations, 1, o], options: .batchMatMul)
         let y = reshape(products, to: [1, oh, ow, o])
-        let bias = try weights(l.bias, shape: [1, oh, ow, o], hint: "B", halfAllowed: false) { chw in
+        let bias = try weights(l.bias, shape: [1, oh, ow, o], hint: "B") { chw in
             Self.permuted(chw, from: [o, oh, ow], order: [1, 2, 0])
         }
         return try activate(binary(.add, y, bias), l.activation)
     }
 
+    /// Whether LiteRT's SAME padding is `before` rows (or columns) then zeros, with `output` rows, for an
+    /// extent, effective kernel ((k - 1) * dilation + 1) and stride: SAME's output is ceil(extent / stride) and
+    /// its padding max((output - 1) * stride + kernel - extent, 0), the smaller half before
+    /// (tflite/kernels/padding.h). The rows padded after are zeros either way, read only by windows that
+    /// exist in both.
+    static func isSame(extent: Int, kernel: Int, stride: Int, before: Int, output: Int) -> Bool {
+        let sameOutput = (extent + stride - 1) / stride
+        let total = max((sameOutput - 1) * stride + kernel - extent, 0)
+        return output == sameOutput && before == total / 2
+    }
+
     /// The bias as a float32 constant, zeros when the layer has none (the kernels take one).
     mutating func biasTensor(_ bias: WeightTensor?, count: Int) throws -> Int {
         guard let bias else { return constant([Float](repeating: 0, count: count), shape: [count], hint: "B") }
-        return try weights(bias, shape: [count], hint: "B", halfAllowed: false)
+        return try weights(bias, shape: [count], hint: "B")
     }
 
     /// `values` of row-major `shape` with its axes permuted: output axis i is input axis order[i].

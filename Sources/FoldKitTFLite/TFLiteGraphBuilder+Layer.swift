@@ -11,8 +11,7 @@ extension TFLiteGraphBuilder {
         let shape = shapes.first ?? layer.outputShape
         switch layer.kind {
         case .convolution(let c): return try convolution(c, input: x, inputShape: shape, outputShape: layer.outputShape)
-        case .transposedConvolution:
-            throw refuse("transposed convolution (not lowered to TRANSPOSE_CONV yet)")
+        case .transposedConvolution(let t): return try transposedConvolution(t, input: x, inputShape: shape)
         case .fullyConnected(let f): return try fullyConnected(f, input: x, inputShape: shape)
         case .locallyConnected(let l): return try locallyConnected(l, input: x, inputShape: shape)
         case .pooling(let p): return try pooling(p, input: x, inputShape: shape, outputShape: layer.outputShape)

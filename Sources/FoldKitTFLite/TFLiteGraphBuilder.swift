@@ -20,6 +20,14 @@ struct TFLiteGraphBuilder {
     /// The file the layer came from, as errors name it.
     var layerFile: String?
     private var counter = 0
+    /// Constants the lowering computed, by element type, shape and bytes: an equal one is written once.
+    private var computed: [ComputedConstant: Int] = [:]
+
+    private struct ComputedConstant: Hashable {
+        var type: TFLiteTensor.ElementType
+        var shape: [Int]
+        var bytes: [UInt8]
+    }
 
     init(options: TFLiteExportOptions) {
         self.options = options
@@ -49,6 +57,13 @@ struct TFLiteGraphBuilder {
         return y
     }
 
+    /// Appends `op` writing a new bool tensor of `shape` (comparisons); returns it.
+    mutating func predicate(_ op: TFLiteOperator, _ inputs: [Int], shape: [Int], options: TFLiteOptions) -> Int {
+        tensors.append(TFLiteTensor(name: fresh(op.schemaName.lowercased()), shape: shape, type: .bool, buffer: 0))
+        operations.append(TFLiteOperation(op: op, inputs: inputs, outputs: [tensors.count - 1], options: options))
+        return tensors.count - 1
+    }
+
     /// Appends `op` whose output has the shape of its first input (element-wise operators).
     mutating func same(_ op: TFLiteOperator, _ inputs: [Int], options: TFLiteOptions? = nil) -> Int {
         self.op(op, inputs, shape: shape(inputs[0]), options: options)
@@ -60,10 +75,19 @@ struct TFLiteGraphBuilder {
         return tensors.count - 1
     }
 
-    /// A float32 constant the lowering computed (always float32: scalars, biases, shapes of arithmetic).
+    /// A constant the lowering computed: one tensor for equal ones (same type, shape and bytes).
+    private mutating func computedConstant(_ bytes: [UInt8], type: TFLiteTensor.ElementType, shape: [Int], hint: String) -> Int {
+        let key = ComputedConstant(type: type, shape: shape, bytes: bytes)
+        if let tensor = computed[key] { return tensor }
+        let tensor = constantTensor(shape, type: type, hint: hint, TFLiteConstant(byteCount: bytes.count) { bytes })
+        computed[key] = tensor
+        return tensor
+    }
+
+    /// A float32 constant the lowering computed (always float32: scalars, zero biases, batch norm affines).
     mutating func constant(_ values: [Float], shape: [Int], hint: String) -> Int {
         precondition(values.count == shape.reduce(1, *), "constant \(hint): \(values.count) values for \(shape)")
-        return constantTensor(shape, type: .float32, hint: hint, TFLiteConstant(byteCount: values.count * 4) { Self.float32Bytes(values) })
+        return computedConstant(Self.float32Bytes(values), type: .float32, shape: shape, hint: hint)
     }
 
     /// A float32 scalar constant (shape [], broadcast by the element-wise operators).
@@ -72,13 +96,19 @@ struct TFLiteGraphBuilder {
     /// An int32 constant (shapes, permutations, paddings, slice bounds).
     mutating func integers(_ values: [Int], shape: [Int]? = nil, hint: String = "i") -> Int {
         let bytes = values.flatMap { v -> [UInt8] in withUnsafeBytes(of: Int32(v).littleEndian) { Array($0) } }
-        return constantTensor(shape ?? [values.count], type: .int32, hint: hint, TFLiteConstant(byteCount: bytes.count) { bytes })
+        return computedConstant(bytes, type: .int32, shape: shape ?? [values.count], hint: hint)
     }
+
+    /// The fewest values a constant stored as float16 holds: a DEQUANTIZE with its float32 output tensor costs
+    /// about 120 bytes of FlatBuffer (the operator, the tensor with its shape and name), so a smaller constant
+    /// stays float32 - half precision would make the file larger.
+    static let smallestHalfConstant = 128
 
     /// A weight tensor of the layer, `rearrange`d (if given) from FoldKit's order to LiteRT's and stored as
     /// `options.weightType`: float32 as it is; float16 (IEEE binary16, round to nearest even) as LiteRT's own
     /// float16 convention, a FLOAT16 constant feeding a DEQUANTIZE operator whose float32 output the
-    /// layer reads. A value past 65504 in a float16 model is refused, naming the layer.
+    /// layer reads - for `halfAllowed` tensors of at least `smallestHalfConstant` values. A value past 65504
+    /// in a float16 model is refused, naming the layer.
     mutating func weights(
         _ tensor: WeightTensor, shape: [Int], hint: String, halfAllowed: Bool = true, rearrange: (@Sendable ([Float]) -> [Float])? = nil
     ) throws -> Int {
@@ -89,7 +119,7 @@ struct TFLiteGraphBuilder {
                 found: "\(tensor.count)")
         }
         let (label, file) = (layerLabel, layerFile)
-        guard options.weightType == .float16 && halfAllowed else {
+        guard options.weightType == .float16 && halfAllowed && count >= Self.smallestHalfConstant else {
             return constantTensor(
                 shape, type: .float32, hint: hint,
                 TFLiteConstant(byteCount: count * 4) {

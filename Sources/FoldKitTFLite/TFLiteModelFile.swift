@@ -8,10 +8,10 @@ import Foundation
 /// FlatBuffer: LiteRT's schema provides this for models past the FlatBuffer's 2 GB limit and its
 /// interpreter reads `offset > 1` buffers from the file it mapped (tflite/core/interpreter_builder.cc), so
 /// the weights are written to disk one tensor at a time and never copied into the builder. Each starts at a
-/// multiple of 64 bytes. Metadata buffers (small JSON texts) stay inside the FlatBuffer as `data`.
+/// multiple of 16 bytes (the alignment the schema asks of `Buffer.data`). Metadata buffers (small JSON texts) stay inside the FlatBuffer as `data`.
 enum TFLiteModelFile {
     /// The alignment of each constant in the file.
-    static let constantAlignment = 64
+    static let constantAlignment = 16
 
     /// Writes the model; returns the file's size in bytes.
     static func write(

@@ -25,6 +25,7 @@ enum TFLiteOperator: Int32, Sendable, CaseIterable {
     case stridedSlice = 45
     case exp = 47
     case prelu = 54
+    case greaterEqual = 62
     case maximum = 55
     case minimum = 57
     case neg = 59
@@ -40,6 +41,7 @@ enum TFLiteOperator: Int32, Sendable, CaseIterable {
     case abs = 101
     case elu = 111
     case hardSwish = 117
+    case selectV2 = 123
     case batchMatMul = 126
     case broadcastTo = 130
     case gelu = 150
@@ -87,6 +89,8 @@ enum TFLiteOperator: Int32, Sendable, CaseIterable {
         case .abs: return "ABS"
         case .elu: return "ELU"
         case .hardSwish: return "HARD_SWISH"
+        case .greaterEqual: return "GREATER_EQUAL"
+        case .selectV2: return "SELECT_V2"
         case .batchMatMul: return "BATCH_MATMUL"
         case .broadcastTo: return "BROADCAST_TO"
         case .gelu: return "GELU"
@@ -120,19 +124,21 @@ struct TFLiteOptions: Sendable {
     /// `Padding`: SAME 0, VALID 1.
     static let valid: Int8 = 1
 
-    static func conv2D(strideX: Int, strideY: Int, dilationX: Int, dilationY: Int, fused: Fused) -> TFLiteOptions {
+    static func conv2D(strideX: Int, strideY: Int, dilationX: Int, dilationY: Int, fused: Fused, same: Bool = false) -> TFLiteOptions {
         TFLiteOptions(
             union: 1,
             fields: [
-                (0, .byte(valid)), (1, .int32(Int32(strideX))), (2, .int32(Int32(strideY))), (3, .byte(fused.rawValue)),
+                (0, .byte(same ? 0 : valid)), (1, .int32(Int32(strideX))), (2, .int32(Int32(strideY))), (3, .byte(fused.rawValue)),
                 (4, .int32(Int32(dilationX))), (5, .int32(Int32(dilationY))),
             ])
     }
-    static func depthwiseConv2D(strideX: Int, strideY: Int, multiplier: Int, dilationX: Int, dilationY: Int, fused: Fused) -> TFLiteOptions {
+    static func depthwiseConv2D(
+        strideX: Int, strideY: Int, multiplier: Int, dilationX: Int, dilationY: Int, fused: Fused, same: Bool = false
+    ) -> TFLiteOptions {
         TFLiteOptions(
             union: 2,
             fields: [
-                (0, .byte(valid)), (1, .int32(Int32(strideX))), (2, .int32(Int32(strideY))), (3, .int32(Int32(multiplier))),
+                (0, .byte(same ? 0 : valid)), (1, .int32(Int32(strideX))), (2, .int32(Int32(strideY))), (3, .int32(Int32(multiplier))),
                 (4, .byte(fused.rawValue)), (5, .int32(Int32(dilationX))), (6, .int32(Int32(dilationY))),
             ])
     }
@@ -176,6 +182,8 @@ struct TFLiteOptions: Sendable {
 }
 
 extension TFLiteOptions {
+    static let greaterEqual = TFLiteOptions(union: 45, fields: [])
+    static let selectV2 = TFLiteOptions(union: 98, fields: [])
     /// ResizeBilinearOptions (fields 0, 1 deprecated; 2 align_corners false, 3 half_pixel_centers true).
     static let resizeBilinearHalfPixel = TFLiteOptions(union: 15, fields: [(3, .bool(true))])
 }

@@ -21,7 +21,7 @@ enum TFLiteOperatorVersion {
         case .transpose: return rank > 5 ? 6 : rank > 4 ? 4 : 1
         case .add, .averagePool2D, .concatenation, .conv2D, .depthwiseConv2D, .fullyConnected, .logistic, .maxPool2D, .mul, .relu, .relu6,
             .reshape, .resizeBilinear, .softmax, .spaceToDepth, .tanh, .mean, .sub, .div, .exp, .prelu, .maximum, .minimum, .neg, .transposeConv,
-            .log, .sum, .sqrt, .reduceMax, .resizeNearestNeighbor, .leakyRelu, .abs, .elu, .hardSwish, .batchMatMul, .gelu:
+            .log, .sum, .sqrt, .reduceMax, .resizeNearestNeighbor, .leakyRelu, .abs, .elu, .hardSwish, .batchMatMul, .gelu, .greaterEqual, .selectV2:
             return 1
         }
     }

@@ -6,6 +6,7 @@ struct TFLiteTensor: Sendable {
         case float32 = 0
         case float16 = 1
         case int32 = 2
+        case bool = 6
     }
 
     var name: String

@@ -95,6 +95,28 @@ final class FlatBufferBuilderTests: XCTestCase {
         XCTAssertEqual(json["forced"] as? Int, 0)
     }
 
+    /// Tables of the same field layout share one vtable: three leaves written alike cost one vtable, so the
+    /// second and third add only their own bytes (flatc reads them all: `testFlatcDecodesEveryKindOfField`).
+    func testTablesOfTheSameLayoutShareAVtable() {
+        func size(leaves: Int) -> Int {
+            var b = FlatBufferBuilder()
+            let tables = (0..<leaves).map { i -> FlatBufferBuilder.Offset in
+                b.startTable()
+                b.add(0, Int32(i + 1))
+                return b.endTable()
+            }
+            let vector = b.vector(tables)
+            b.startTable()
+            b.add(9, vector)
+            return b.finish(root: b.endTable(), identifier: "TST1").count
+        }
+        // A leaf: soffset + int32 = 8 bytes and a 4-byte reference in the vector, 12 bytes; its own vtable
+        // (u16 x 3 = 6 bytes, padded to 8) would make it 20. The buffer's end is padded to 8 bytes.
+        let added = size(leaves: 9) - size(leaves: 1)
+        XCTAssertGreaterThanOrEqual(added, 8 * 12)
+        XCTAssertLessThanOrEqual(added, 8 * 12 + 8, "one vtable for the nine leaves (each its own: 8 * 20)")
+    }
+
     /// The field left out at its default is absent from the vtable, and the forced one present: the buffer
     /// is smaller by the omitted field than with it written.
     func testDefaultsAreLeftOutUnlessForced() {

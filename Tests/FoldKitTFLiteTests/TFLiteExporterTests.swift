@@ -53,7 +53,7 @@ final class TFLiteExporterTests: XCTestCase {
         let buffers = try XCTUnwrap(json["buffers"] as? [[String: Any]])
         let buffer = buffers[try XCTUnwrap(tensor["buffer"] as? Int)]
         let offset = try XCTUnwrap((buffer["offset"] as? NSNumber)?.intValue), size = try XCTUnwrap((buffer["size"] as? NSNumber)?.intValue)
-        XCTAssertEqual(offset % 64, 0, "constants start at multiples of 64 bytes")
+        XCTAssertEqual(offset % 16, 0, "constants start at multiples of 16 bytes")
         return stride(from: offset, to: offset + size, by: 4).map { i in
             Float(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
         }
@@ -98,6 +98,24 @@ final class TFLiteExporterTests: XCTestCase {
         XCTAssertEqual(String(decoding: text.map { UInt8($0) }, as: UTF8.self), #"{"foldkit.layers": 1}"#)
     }
 
+    /// darknet's pad = k/2 at stride 1 is LiteRT's SAME padding exactly: no PAD. At stride 2 on an even input
+    /// darknet pads one row before, SAME none: PAD, then VALID.
+    func testSamePaddingIsUsedWhereItIsExactlyTheLayersPadding() throws {
+        func padding(stride: Int) throws -> (operators: [String], padding: String?) {
+            let c = Convolution(
+                inputChannels: 4, outputChannels: 2, kernelHeight: 3, kernelWidth: 3, strideY: stride, strideX: stride, padding: .uniform(1),
+                weights: WeightTensor(shape: [2, 4, 3, 3], values: [Float](repeating: 0.5, count: 72)), bias: nil)
+            let json = try export(try network(.convolution(c), input: ActivationShape(channels: 4, height: 6, width: 6))).json
+            let conv = try XCTUnwrap((try graph(json)["operators"] as? [[String: Any]])?.last)
+            return (try operators(json), (conv["builtin_options"] as? [String: Any])?["padding"] as? String)
+        }
+        let one = try padding(stride: 1), two = try padding(stride: 2)
+        XCTAssertEqual(one.operators, ["CONV_2D"])
+        XCTAssertEqual(one.padding, "SAME")
+        XCTAssertEqual(two.operators, ["PAD", "CONV_2D"])
+        XCTAssertEqual(two.padding, "VALID")
+    }
+
     func testDepthwiseConvolutionHasWeightsOneHWOAndItsMultiplier() throws {
         let (bytes, json) = try export(try network(.convolution(conv(groups: 4, outputs: 8, activation: .relu6, padding: .zero))))
         XCTAssertEqual(try operators(json), ["DEPTHWISE_CONV_2D"])
@@ -113,28 +131,32 @@ final class TFLiteExporterTests: XCTestCase {
         XCTAssertEqual(w[(2 * 2 + 1) * 8 + 5], Float(5 * 6 + 2 * 2 + 1))
     }
 
+    /// Weights of at least 128 values are float16 behind a DEQUANTIZE (version 3, LiteRT's float16 input);
+    /// the bias of 6 values stays float32, its DEQUANTIZE costing more bytes than half precision saves.
     func testFloat16WeightsAreHalfConstantsBehindDequantize() throws {
-        let (bytes, json) = try export(try network(.convolution(conv(padding: .zero))), options: TFLiteExportOptions(weightType: .float16))
+        let (bytes, json) = try export(
+            try network(.convolution(conv(outputs: 6, padding: .zero))), options: TFLiteExportOptions(weightType: .float16))
         XCTAssertEqual(try operators(json), ["DEQUANTIZE", "CONV_2D"])
         let codes = try XCTUnwrap(json["operator_codes"] as? [[String: Any]])
         XCTAssertEqual(codes.first { $0["builtin_code"] as? String == "DEQUANTIZE" }?["version"] as? Int, 3, "DEQUANTIZE of float16 is version 3")
         let tensors = try tensors(json)
         let half = try XCTUnwrap(tensors.first { $0["type"] as? String == "FLOAT16" })
-        XCTAssertEqual(half["shape"] as? [Int], [3, 3, 2, 4])
+        XCTAssertEqual(half["shape"] as? [Int], [6, 3, 2, 4])
         let buffers = try XCTUnwrap(json["buffers"] as? [[String: Any]])
         let buffer = buffers[try XCTUnwrap(half["buffer"] as? Int)]
         let offset = try XCTUnwrap((buffer["offset"] as? NSNumber)?.intValue)
-        XCTAssertEqual((buffer["size"] as? NSNumber)?.intValue, 72 * 2)
+        XCTAssertEqual((buffer["size"] as? NSNumber)?.intValue, 144 * 2)
         // OHWI [1][0][1][2] = OIHW value 1*24 + 2*6 + 0*2 + 1 = 37, as binary16 0x50A0.
         let i = offset + 2 * (((1 * 3 + 0) * 2 + 1) * 4 + 2)
         XCTAssertEqual(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8, 0x50A0)
-        let biases = tensors.filter { ($0["shape"] as? [Int]) == [3] }
-        XCTAssertEqual(biases.map { $0["type"] as? String }, ["FLOAT32"], "the bias stays float32")
+        let bias = try XCTUnwrap(tensors.first { ($0["shape"] as? [Int]) == [6] })
+        XCTAssertEqual(bias["type"] as? String, "FLOAT32")
+        XCTAssertEqual(try floats(bytes, json, tensor: bias), [0.5, 1.5, 2.5, 3.5, 4.5, 5.5])
     }
 
     func testAWeightPastFloat16sRangeIsRefusedNamingTheLayer() throws {
-        var c = conv(padding: .zero)
-        c.weights = WeightTensor(shape: [3, 4, 3, 2], values: [Float](repeating: 1, count: 71) + [70_000])
+        var c = conv(outputs: 6, padding: .zero)
+        c.weights = WeightTensor(shape: [6, 4, 3, 2], values: [Float](repeating: 1, count: 143) + [70_000])
         XCTAssertThrowsError(try export(try network(.convolution(c)), options: TFLiteExportOptions(weightType: .float16))) { error in
             XCTAssertTrue("\(error)".contains("[test]") && "\(error)".contains("65504"), "\(error)")
         }

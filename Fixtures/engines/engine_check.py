@@ -30,9 +30,10 @@ and with LiteRT on `foldkit export --format tflite` (model.tflite, the same test
 7. the model is read by LiteRT's own flatc-generated reader (`ai_edge_litert.schema_py_generated`): file
    identifier "TFL3", one subgraph whose one input is named `input`, its outputs named as `foldkit.outputs` in
    the model's metadata entry "foldkit" (a JSON object), every operator a builtin;
-8. LiteRT's interpreter (`ai_edge_litert.interpreter.Interpreter`, 2 threads, its default CPU kernels) takes
-   test_data_set_0/input_0.pb transposed to NHWC and gives every output (NHWC, transposed back to FoldKit's
-   [1, C, H, W]); max |litert - ref| <= 1e-4 x max |ref| (1e-3 past 60 layers), per output;
+8. LiteRT's interpreter (`ai_edge_litert.interpreter.Interpreter`, 2 threads) takes test_data_set_0/input_0.pb
+   transposed to NHWC and gives every output (NHWC, transposed back to FoldKit's [1, C, H, W]), both with its
+   default kernels (XNNPACK's delegate where it takes an operator: `litert`) and with its builtin kernels alone
+   (`litert-builtin`); max |litert - ref| <= 1e-4 x max |ref| (1e-3 past 60 layers), per output, for each;
 9. `foldkit verify --engine-outputs WORKDIR/litert` on those outputs exits 0.
 
 A float16 model (--dtype float16) is judged by step 4 only (`verify --fp16`): steps 2 and 3 still print their
@@ -305,12 +306,15 @@ def read_tflite_export(folder):
     return path, layers, x.reshape([1, c, h, w]), list(zip(names, (array for _, array in references))), problems
 
 
-def run_litert(path, x, references):
+def run_litert(path, x, references, builtin=False):
     """LiteRT's interpreter on the CPU (2 threads): the input transposed to NHWC, each output by name, transposed
-    from NHWC to FoldKit's [1, C, H, W] and reshaped to its reference's shape."""
-    from ai_edge_litert.interpreter import Interpreter
+    from NHWC to FoldKit's [1, C, H, W] and reshaped to its reference's shape. By default LiteRT's own choice of
+    kernels (XNNPACK's delegate for what it takes, the builtin kernels for the rest); `builtin`: the builtin
+    kernels alone (OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
-    interpreter = Interpreter(model_path=path, num_threads=2)
+    resolver = OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES if builtin else OpResolverType.AUTO
+    interpreter = Interpreter(model_path=path, num_threads=2, experimental_op_resolver_type=resolver)
     interpreter.allocate_tensors()
     (given,) = interpreter.get_input_details()
     interpreter.set_tensor(given["index"], numpy.ascontiguousarray(x.transpose(0, 2, 3, 1), dtype=numpy.float32))
@@ -468,6 +472,7 @@ def check_litert(args, record, float32):
     print(f"model.tflite ({record['tfliteBytes']} bytes): {layers} layers, input {tuple(x.shape)} {x.dtype}, outputs {', '.join(names)}")
     try:
         computed = run_litert(path, x, references)
+        builtin = run_litert(path, x, references, builtin=True)
     except CheckError:
         raise
     except Exception as error:  # the engine's own exception types; each is an error here
@@ -475,10 +480,11 @@ def check_litert(args, record, float32):
     write_outputs(computed, os.path.join(args.out, "litert"))
     for name, reference in references:
         print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
-        figure = compare("litert", computed[name], "reference", reference, bound, float32)
-        record["outputs"].setdefault(name, {})["litert"] = figure
-        if figure["passed"] is False:
-            record["failures"].append(f"litert {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
+        for engine, outputs in (("litert", computed), ("litert-builtin", builtin)):
+            figure = compare(engine, outputs[name], "reference", reference, bound, float32)
+            record["outputs"].setdefault(name, {})[engine] = figure
+            if figure["passed"] is False:
+                record["failures"].append(f"{engine} {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
     verify(args, "litert", os.path.join(folder, "test_data_set_0", "input_0.pb"), record, float32)
     return names
 

@@ -169,7 +169,8 @@ extension TFLiteGraphBuilder {
         return try weights(bias, shape: [count], hint: "B")
     }
 
-    /// `values` of row-major `shape` with its axes permuted: output axis i is input axis order[i].
+    /// `values` of row-major `shape` with its axes permuted: output axis i is input axis order[i]. One pass over
+    /// the output, the source index stepped by the input's strides (no division per element).
     static func permuted(_ values: [Float], from shape: [Int], order: [Int]) -> [Float] {
         let rank = shape.count
         var strides = [Int](repeating: 1, count: rank)
@@ -177,17 +178,31 @@ extension TFLiteGraphBuilder {
         let outShape = order.map { shape[$0] }
         let outStrides = order.map { strides[$0] }
         var result = [Float](repeating: 0, count: values.count)
+        guard !values.isEmpty else { return result }
+        let inner = outShape[rank - 1], innerStride = outStrides[rank - 1]
         var index = [Int](repeating: 0, count: rank)
-        for i in 0..<values.count {
-            var source = 0
-            for axis in 0..<rank { source += index[axis] * outStrides[axis] }
-            result[i] = values[source]
-            var axis = rank - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < outShape[axis] { break }
-                index[axis] = 0
-                axis -= 1
+        var source = 0
+        values.withUnsafeBufferPointer { input in
+            result.withUnsafeMutableBufferPointer { output in
+                var i = 0
+                while i < output.count {
+                    var s = source
+                    for k in 0..<inner {
+                        output[i + k] = input[s]
+                        s += innerStride
+                    }
+                    i += inner
+                    // The next row: step the outer axes like an odometer.
+                    var axis = rank - 2
+                    while axis >= 0 {
+                        index[axis] += 1
+                        source += outStrides[axis]
+                        if index[axis] < outShape[axis] { break }
+                        source -= outStrides[axis] * outShape[axis]
+                        index[axis] = 0
+                        axis -= 1
+                    }
+                }
             }
         }
         return result

@@ -141,29 +141,22 @@ struct TFLiteGraphBuilder {
         FoldKitError(.unsupported, "no exact LiteRT lowering: \(reason)", file: layerFile, layer: layerLabel)
     }
 
+    /// The values' IEEE bits, little-endian (the byte order of every platform FoldKit builds on, and the
+    /// FlatBuffer's).
     static func float32Bytes(_ values: [Float]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: values.count * 4)
-        for (i, v) in values.enumerated() {
-            let bits = v.bitPattern
-            bytes[4 * i] = UInt8(truncatingIfNeeded: bits)
-            bytes[4 * i + 1] = UInt8(truncatingIfNeeded: bits >> 8)
-            bytes[4 * i + 2] = UInt8(truncatingIfNeeded: bits >> 16)
-            bytes[4 * i + 3] = UInt8(truncatingIfNeeded: bits >> 24)
-        }
-        return bytes
+        precondition(UInt32(1).littleEndian == 1, "FoldKit writes .tflite constants on little-endian machines")
+        return values.withUnsafeBytes { Array($0) }
     }
 
     static func float16Bytes(_ values: [Float], hint: String, layer: String?, file: String?) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: values.count * 2)
+        var bits = [UInt16](repeating: 0, count: values.count)
         for (i, v) in values.enumerated() {
             guard v.isNaN || abs(v) <= HalfPrecision.largestFinite else {
                 throw FoldKitError(
                     .unsupported, "\(hint) holds \(v), past float16's largest value \(HalfPrecision.largestFinite)", file: file, layer: layer)
             }
-            let bits = HalfPrecision.bits(v)
-            bytes[2 * i] = UInt8(truncatingIfNeeded: bits)
-            bytes[2 * i + 1] = UInt8(truncatingIfNeeded: bits >> 8)
+            bits[i] = HalfPrecision.bits(v)
         }
-        return bytes
+        return bits.withUnsafeBytes { Array($0) }
     }
 }

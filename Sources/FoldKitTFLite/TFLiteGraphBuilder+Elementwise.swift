@@ -53,7 +53,7 @@ extension TFLiteGraphBuilder {
     /// of the running result and the next input (LiteRT broadcasts [1, 1, 1, C] inputs); average: the sum,
     /// then DIV by the input count.
     mutating func merge(_ m: ElementwiseMerge, inputs: [Int]) -> Int {
-        let code: TFLiteOperator
+        let code: Binary
         switch m.operation {
         case .add, .average: code = .add
         case .subtract: code = .sub

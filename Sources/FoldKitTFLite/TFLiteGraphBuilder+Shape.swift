@@ -53,27 +53,45 @@ extension TFLiteGraphBuilder {
         return op(.padV2, [x, paddings, scalar(value)], shape: output, options: .padV2)
     }
 
+    /// The element-wise binary operators, each with its builtin and options.
+    enum Binary {
+        case add, sub, mul, div, maximum, minimum
+
+        var code: TFLiteOperator {
+            switch self {
+            case .add: return .add
+            case .sub: return .sub
+            case .mul: return .mul
+            case .div: return .div
+            case .maximum: return .maximum
+            case .minimum: return .minimum
+            }
+        }
+
+        func options(fused: TFLiteOptions.Fused) -> TFLiteOptions {
+            switch self {
+            case .add: return .add(fused: fused)
+            case .sub: return .sub
+            case .mul: return .mul
+            case .div: return .div
+            case .maximum, .minimum: return .maximumMinimum
+            }
+        }
+    }
+
     /// The element-wise binary operator `code` (ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM) of two tensors,
     /// broadcast as LiteRT broadcasts (a dimension of 1, or a missing leading one, takes the other's).
-    mutating func binary(_ code: TFLiteOperator, _ a: Int, _ b: Int, fused: TFLiteOptions.Fused = .none) -> Int {
+    /// `fused` applies to ADD only (the others' options carry none FoldKit uses).
+    mutating func binary(_ code: Binary, _ a: Int, _ b: Int, fused: TFLiteOptions.Fused = .none) -> Int {
         let (sa, sb) = (shape(a), shape(b))
         let rank = max(sa.count, sb.count)
         let pa = [Int](repeating: 1, count: rank - sa.count) + sa, pb = [Int](repeating: 1, count: rank - sb.count) + sb
         let output = zip(pa, pb).map { $0 == 1 ? $1 : $0 }
-        let options: TFLiteOptions
-        switch code {
-        case .add: options = .add(fused: fused)
-        case .sub: options = .sub
-        case .mul: options = .mul
-        case .div: options = .div
-        case .maximum, .minimum: options = .maximumMinimum
-        default: preconditionFailure("\(code.schemaName) is not an element-wise binary operator")
-        }
-        return op(code, [a, b], shape: output, options: options)
+        return op(code.code, [a, b], shape: output, options: code.options(fused: fused))
     }
 
     /// `code` of `x` and a float32 scalar.
-    mutating func binary(_ code: TFLiteOperator, _ x: Int, scalar value: Float) -> Int {
+    mutating func binary(_ code: Binary, _ x: Int, scalar value: Float) -> Int {
         binary(code, x, scalar(value))
     }
 

@@ -14,19 +14,3 @@ struct TFLiteTensor: Sendable {
     var type: ElementType
     var buffer: Int
 }
-
-/// A constant's bytes, produced when the model file is written (so the weights stream to disk one tensor
-/// at a time): `byteCount` bytes, little-endian.
-struct TFLiteConstant: Sendable {
-    var byteCount: Int
-    var produce: @Sendable () throws -> [UInt8]
-}
-
-/// An operator of the graph: the builtin, its input and output tensor indices (-1: an optional input left
-/// out) and its options.
-struct TFLiteOperation: Sendable {
-    var op: TFLiteOperator
-    var inputs: [Int]
-    var outputs: [Int]
-    var options: TFLiteOptions?
-}

@@ -12,7 +12,10 @@ extension TFLiteGraphBuilder {
     /// Average: no padding, or padding counted (PAD with zeros), is AVERAGE_POOL_2D VALID. Padding left out of
     /// the divisor is LiteRT's SAME padding (the window's count of positions inside the input,
     /// tflite/kernels/internal/reference/pooling.h) where the pads are exactly SAME's (total
-    /// max((ceil(H / s) - 1) * s + k - H, 0), the smaller half before); other pads are refused.
+    /// max((ceil(H / s) - 1) * s + k - H, 0), the smaller half before); other pads (darknet's
+    /// [local_avgpool]): PAD with zeros, AVERAGE_POOL_2D VALID (the window's sum / (kh * kw)), then MUL by a
+    /// constant [1, OH, OW, 1] of kh * kw / (the window's positions inside the input) - FoldKit's average
+    /// of the inside positions, to float32 rounding.
     mutating func pooling(_ p: Pooling, input: Int, inputShape: ActivationShape, outputShape: ActivationShape) throws -> Int {
         func outside(extent: Int, kernel: Int, stride: Int, before: Int, after: Int) -> Bool {
             let outputs = (extent + before + after - kernel) / stride + 1
@@ -40,7 +43,22 @@ extension TFLiteGraphBuilder {
                 same(extent: inputShape.height, kernel: p.kernelHeight, stride: p.strideY, before: p.padding.top, after: p.padding.bottom)
                     && same(extent: inputShape.width, kernel: p.kernelWidth, stride: p.strideX, before: p.padding.left, after: p.padding.right)
             else {
-                throw refuse("average pooling with padding left out of the count, pads other than LiteRT's SAME")
+                if emptyWindow { throw refuse("an average pooling window lies wholly in the padding (FoldKit gives 0/0 there)") }
+                func inside(_ index: Int, extent: Int, kernel: Int, stride: Int, before: Int) -> Int {
+                    let start = index * stride - before
+                    return max(0, min(start + kernel, extent) - max(start, 0))
+                }
+                let (oh, ow) = (outputShape.height, outputShape.width)
+                var scale = [Float](repeating: 0, count: oh * ow)
+                for y in 0..<oh {
+                    let rows = inside(y, extent: inputShape.height, kernel: p.kernelHeight, stride: p.strideY, before: p.padding.top)
+                    for x in 0..<ow {
+                        let columns = inside(x, extent: inputShape.width, kernel: p.kernelWidth, stride: p.strideX, before: p.padding.left)
+                        scale[y * ow + x] = Float(p.kernelHeight * p.kernelWidth) / Float(rows * columns)
+                    }
+                }
+                let mean = op(.averagePool2D, [pad(input, before, after)], shape: nhwc(outputShape), options: window)
+                return binary(.mul, mean, constant(scale, shape: [1, oh, ow, 1], hint: "count"))
             }
             var sameWindow = window
             sameWindow.fields[0] = (0, .byte(0))

@@ -189,6 +189,18 @@ final class TFLiteExporterTests: XCTestCase {
         XCTAssertEqual(codes.first { $0["builtin_code"] as? String == "BROADCAST_TO" }?["version"] as? Int, 2, "LiteRT registers BROADCAST_TO from 2")
     }
 
+    /// An average pool leaving darknet's padding out of the divisor, with pads other than SAME's ([local_avgpool]
+    /// size 2, padding 1 on each side): the zero-padded average times k² / the window's inside positions.
+    func testAveragePoolingWithoutThePaddingInTheCountIsRescaledByTheInsidePositions() throws {
+        let pool = Pooling(kind: .average, kernelHeight: 2, kernelWidth: 2, strideY: 1, strideX: 1, padding: .uniform(1))
+        let (bytes, json) = try export(try network(.pooling(pool), input: ActivationShape(channels: 2, height: 3, width: 3)))
+        XCTAssertEqual(try operators(json), ["PAD", "AVERAGE_POOL_2D", "MUL"])
+        let tensors = try tensors(json)
+        let scale = try XCTUnwrap(tensors.first { ($0["shape"] as? [Int]) == [1, 4, 4, 1] })
+        // Corners see one input position, edges two, the middle four: 4/1, 4/2, 4/4.
+        XCTAssertEqual(try floats(bytes, json, tensor: scale), [4, 2, 2, 4, 2, 1, 1, 2, 2, 1, 1, 2, 4, 2, 2, 4])
+    }
+
     func testPermutedMovesAxesAsTranspose() {
         // [2, 3] -> [3, 2].
         XCTAssertEqual(TFLiteGraphBuilder.permuted([0, 1, 2, 3, 4, 5], from: [2, 3], order: [1, 0]), [0, 3, 1, 4, 2, 5])

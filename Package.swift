@@ -85,6 +85,9 @@ let package = Package(
         // The ncnn writer: lowers a folded network to ncnn's param and bin files (Docs/Export.md). Imports the
         // operations only, like the ONNX writer; the lowering decisions both share live in FoldKitCore.
         .target(name: "FoldKitNCNN", dependencies: ["FoldKitCore"]),
+        // The LiteRT writer: lowers a folded network to a .tflite FlatBuffer of builtin operators with its own
+        // small FlatBuffers encoder (Docs/Export.md, "LiteRT"). Imports the operations only, like the others.
+        .target(name: "FoldKitTFLite", dependencies: ["FoldKitCore"]),
         // The executor: kernels, convolution paths, BLAS products, and the process-wide settings a program
         // applies once (Docs/Architecture.md, "Targets").
         .target(
@@ -98,7 +101,8 @@ let package = Package(
             name: "FoldKitIO",
             dependencies: [
                 "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitNCNN", "FoldKitONNX",
-                "FoldKitONNXProto", "FoldKitRuntime", "CTurboJPEG", "CPNG", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "FoldKitONNXProto", "FoldKitTFLite", "FoldKitRuntime", "CTurboJPEG", "CPNG",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         // Verification: the original against the folded network (or an engine's outputs), per layer and
@@ -111,7 +115,7 @@ let package = Package(
             name: "FoldKit",
             dependencies: [
                 "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitNCNN", "FoldKitONNX", "FoldKitRuntime", "FoldKitIO",
-                "FoldKitVerify",
+                "FoldKitTFLite", "FoldKitVerify",
             ]),
         // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
         // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).
@@ -132,6 +136,7 @@ let package = Package(
         .testTarget(name: "FoldKitCoreTests", dependencies: ["FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitONNXTests", dependencies: ["FoldKitONNX", "FoldKitONNXProto", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitNCNNTests", dependencies: ["FoldKitNCNN", "FoldKitCore", "FoldKitTestSupport"]),
+        .testTarget(name: "FoldKitTFLiteTests", dependencies: ["FoldKitTFLite", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDetectionTests", dependencies: ["FoldKitDetection", "FoldKitCore", "FoldKitTestSupport"]),
         .testTarget(name: "FoldKitDarknetTests", dependencies: ["FoldKitDarknet", "FoldKit", "FoldKitTestSupport"]),
         .testTarget(

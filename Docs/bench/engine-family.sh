@@ -14,8 +14,10 @@
 # float16 / float32 (<= 0.55), verify --fp16 exit per engine and the float16 hazard it names when it exits 2.
 # ENGINES (default onnxruntime,openvino) goes to engine_check's --engines: ENGINES=ncnn runs the same over
 # `foldkit export --format ncnn` on ncnn alone (its column: max |ncnn - ref| / max |ref|, bound as ORT's; bytes:
-# model.param + model.bin).
-# Needs a release build (swift build -c release) and python3 with onnx, onnxruntime, openvino, ncnn (.ci/install).
+# model.param + model.bin); ENGINES=litert over `foldkit export --format tflite` on LiteRT (columns: its default
+# kernels and its builtin kernels alone, each max |litert - ref| / max |ref|; bytes: model.tflite).
+# Needs a release build (swift build -c release) and python3 with onnx, onnxruntime, openvino, ncnn, ai-edge-litert
+# (.ci/install).
 # he weights saturate some networks' outputs (a softmax one-hot, logistic heads at exactly 0 or 1), which then
 # match whatever the engines compute up to a sign-preserving error: GENERATOR=uniform reruns those unsaturated.
 #   FOLDKIT=path/to/foldkit SIZE=160 SEED=1 GENERATOR=he OUT=dir bash Docs/bench/engine-family.sh
@@ -77,6 +79,8 @@ for cfg in "$ALL"/*.cfg "$ALL"/yolov1/*.cfg; do
     seconds=$(( $(date +%s) - started ))
     if [[ "$ENGINES" == ncnn ]]; then
       bytes=$(( $(stat -c %s "$work/export-ncnn/model.param" 2>/dev/null || echo 0) + $(stat -c %s "$work/export-ncnn/model.bin" 2>/dev/null || echo 0) ))
+    elif [[ "$ENGINES" == litert ]]; then
+      bytes=$(stat -c %s "$work/export-tflite/model.tflite" 2>/dev/null || echo 0)
     else
       bytes=$(stat -c %s "$work/export/model.onnx" 2>/dev/null || echo 0)
     fi
@@ -139,7 +143,9 @@ message = problem(code, record, log)
 if expected == "refused":
     message = "NOT REFUSED " + message
 with open(rows32, "a") as f:
-    figures = " | ".join(figure(record, e) for e in engines)
+    # LiteRT is judged twice by engine_check: its default kernels (litert) and its builtin kernels alone.
+    columns = engines + (["litert-builtin"] if "litert" in engines else [])
+    figures = " | ".join(figure(record, e) for e in columns)
     row = f"| {name} | {label} | {code} | {figures} | {verdicts(record)} | {seconds} | {message} |"
     f.write(row + "\n")
 print(row, flush=True)
@@ -169,6 +175,8 @@ done
 {
   if [[ "$ENGINES" == ncnn ]]; then
     printf "## float32\n\n| cfg | size | exit | ncnn vs reference (bound) | verify ncnn | s | error / failure |\n|---|---|---|---|---|---|---|\n"
+  elif [[ "$ENGINES" == litert ]]; then
+    printf "## float32\n\n| cfg | size | exit | LiteRT vs reference (bound) | LiteRT builtin kernels vs reference (bound) | verify litert | s | error / failure |\n|---|---|---|---|---|---|---|---|\n"
   else
     printf "## float32\n\n| cfg | size | exit | ORT vs reference (bound) | OpenVINO vs ORT | verify ORT/OV | s | error / failure |\n|---|---|---|---|---|---|---|---|\n"
   fi

@@ -6,12 +6,14 @@ through `foldkit fixtures --input` and compared with Keras's own prediction, the
 in float32 and with --fp16. Writes a markdown table, one row per file.
 
   python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR[,SUBSTR...]] [--tmp DIR] [--out TABLE.md]
-                                     [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines]
+                                     [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines] [--litert]
 
 --engines: instead of fixtures and verify, `foldkit export --format onnx --input` (the same input) on each file,
 ONNX Runtime (CPU) on the exported model, its outputs (NCHW, transposed to Keras's NHWC) against Keras's own
 prediction within the same tolerance, and `foldkit verify --engine-outputs` on them (exit 0); needs onnx and
-onnxruntime too.
+onnxruntime too. --litert: the same with `foldkit export --format tflite --input` and LiteRT's interpreter
+(ai-edge-litert; its default kernels, 2 threads), whose NHWC outputs are Keras's layout as they are (transposed
+to FoldKit's NCHW for verify).
 
 Why the choices:
 - `weights=None` (no download), the smallest input each network accepts, `classes=10` and
@@ -618,13 +620,119 @@ def check_engines(case, foldkit, timeout, folder):
     return row
 
 
+def check_litert(case, foldkit, timeout, folder):
+    """--litert: `foldkit export --format tflite --input` (the input the fixtures step is given), LiteRT's
+    interpreter on the exported model, its outputs (NHWC: Keras's layout) against Keras's own prediction
+    (float64 when there is one; within TOLERANCE of the largest value), and `foldkit verify --engine-outputs`
+    on them (transposed to FoldKit's NCHW). Returns the row's fields."""
+    import onnx
+    from ai_edge_litert import schema_py_generated as schema
+    from ai_edge_litert.interpreter import Interpreter
+    from onnx import numpy_helper
+
+    export = case["file"] + ".tflite-export"
+    shutil.rmtree(export, ignore_errors=True)
+    code, text, seconds = run([foldkit, "export", case["file"], "--format", "tflite", "--input", case["input"], "--out", export],
+                              timeout)
+    row = dict(seconds=seconds, verify32="-", deviation=None)
+    if code == "timeout":
+        row["status"] = f"timeout ({timeout} s) in export"
+        return row
+    if code != 0:
+        row["status"] = "refused: " + first_line(text)
+        row["refusal"] = first_line(text)
+        return row
+    path = os.path.join(export, "model.tflite")
+    cases = os.path.join(export, "test_data_set_0")
+    problems = []
+    with open(path, "rb") as file:
+        data = bytearray(file.read())
+    model = schema.Model.GetRootAsModel(data, 0)
+    metadata = {}
+    for i in range(model.MetadataLength()):
+        if model.Metadata(i).Name() == b"foldkit":
+            metadata = json.loads(model.Buffers(model.Metadata(i).Buffer()).DataAsNumpy().tobytes().decode())
+    outputs = metadata.get("foldkit.outputs", [])
+    names = [o["name"] for o in outputs]
+    del model, data
+    x = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, "input_0.pb")))
+    try:
+        interpreter = Interpreter(model_path=path, num_threads=2)
+        interpreter.allocate_tensors()
+        (given,) = interpreter.get_input_details()
+        nhwc = x.transpose(0, 2, 3, 1) if x.ndim == 4 else x
+        interpreter.set_tensor(given["index"], np.ascontiguousarray(nhwc.reshape(given["shape"]), dtype=np.float32))
+        interpreter.invoke()
+        found = {d["name"]: interpreter.get_tensor(d["index"]) for d in interpreter.get_output_details()}
+        del interpreter
+    except Exception as error:
+        row["status"] = f"LiteRT refused: {type(error).__name__}: {first_line(str(error))}"
+        return row
+    # NHWC [1, H, W, C] to FoldKit's [1, C, H, W] (the reference's shape), for the reference and verify.
+    computed = {}
+    for k, name in enumerate(names):
+        reference = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, f"output_{k}.pb")))
+        array = found.get(name)
+        if array is None:
+            problems.append(f"LiteRT has no output {name}")
+            continue
+        array = array.transpose(0, 3, 1, 2) if array.ndim == 4 else array
+        computed[name] = np.ascontiguousarray(array).reshape(reference.shape)
+    own = 0.0
+    for k, name in enumerate(names):
+        if name in computed:
+            reference = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, f"output_{k}.pb"))).astype(np.float64)
+            own = max(own, relative(computed[name], reference))
+    row["ort_ref"] = own
+    layer_of = {o["name"]: o["layerName"] for o in outputs}
+    worst, worst32 = 0.0, 0.0
+    references = case.get("outputs64") or case["outputs"]
+    for index, keras_name in enumerate(case["names"]):
+        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
+                 or layer_of.get(n, "").endswith("/" + keras_name)]
+        if not match and len(names) == len(case["names"]) == 1:
+            match = names
+        if not match or match[-1] not in computed:
+            problems.append(f"no model output for Keras output {keras_name}")
+            continue
+        ours = to_keras_layout(computed[match[-1]], references[index]).astype(np.float64)
+        if not np.all(np.isfinite(ours)):
+            problems.append(f"output {match[-1]}: non-finite values")
+            continue
+        worst = max(worst, relative(ours, references[index].astype(np.float64)))
+        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
+    row["deviation"] = worst
+    row["ort_keras32"] = worst32
+    if case.get("outputs64"):
+        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
+    engine = os.path.join(export, "litert")
+    os.makedirs(engine, exist_ok=True)
+    for name, array in computed.items():
+        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
+    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
+                            os.path.join(cases, "input_0.pb"), "--quiet"], timeout)
+    row["verify32"] = str(code)
+    row["seconds"] += took
+    if code not in (0, "timeout") and code != 2:
+        problems.append("verify --engine-outputs: " + first_line(text))
+    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
+        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
+    shutil.rmtree(export, ignore_errors=True)
+    return row
+
+
+ENGINE_LABEL = "ORT"
+
+
 def write_engine_table(rows, path, header):
+    e = ENGINE_LABEL
+    layout = "ORT's NCHW outputs transposed to Keras's NHWC" if e == "ORT" else "LiteRT's NHWC outputs as they are"
     lines = [header, "",
-             "ORT vs Keras: max |ort - keras| / max |keras| against Keras's float64 prediction (its float32 one where"
-             " marked f32), ORT's NCHW outputs transposed to Keras's NHWC; ORT vs Keras f32: the same against Keras's"
-             " float32 prediction; Keras f32 vs f64: Keras's own spread; ORT vs FoldKit: against export's"
-             " test_data_set_0 (FoldKit's float64 reference); verify: `foldkit verify --engine-outputs` on ORT's outputs.", "",
-             "| network | file | preprocessing | status | ORT vs Keras | ORT vs Keras f32 | Keras f32 vs f64 | ORT vs FoldKit |"
+             f"{e} vs Keras: max |{e.lower()} - keras| / max |keras| against Keras's float64 prediction (its float32 one where"
+             f" marked f32), {layout}; {e} vs Keras f32: the same against Keras's"
+             f" float32 prediction; Keras f32 vs f64: Keras's own spread; {e} vs FoldKit: against export's"
+             f" test_data_set_0 (FoldKit's float64 reference); verify: `foldkit verify --engine-outputs` on {e}'s outputs.", "",
+             f"| network | file | preprocessing | status | {e} vs Keras | {e} vs Keras f32 | Keras f32 vs f64 | {e} vs FoldKit |"
              " verify | s |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -639,6 +747,7 @@ def write_engine_table(rows, path, header):
         "mismatch": sum(r["status"].startswith("mismatch") for r in files),
         "refused": sum(r["status"].startswith("refused") for r in files),
         "ONNX Runtime refused": sum(r["status"].startswith("ONNX Runtime") for r in files),
+        "LiteRT refused": sum(r["status"].startswith("LiteRT") for r in files),
         "timeout": sum(r["status"].startswith("timeout") for r in files),
     }
     verified = [r for r in files if r.get("verify32") not in (None, "-")]
@@ -737,8 +846,14 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the saved files (they can reach GBs)")
     parser.add_argument("--engines", action="store_true", help="instead of fixtures and verify: foldkit export --format "
                         "onnx, ONNX Runtime against Keras, verify --engine-outputs (needs onnx and onnxruntime)")
+    parser.add_argument("--litert", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "tflite, LiteRT against Keras, verify --engine-outputs (needs onnx and ai-edge-litert)")
     args = parser.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
+    global ENGINE_LABEL
+    if args.litert:
+        ENGINE_LABEL = "LiteRT"
+        args.engines = True
     table = write_engine_table if args.engines else write_table
     rows = []
     for name, preprocessing, rescaled, builder in jobs(args.quick, args.only.lower()):
@@ -773,7 +888,7 @@ def main():
             if "problem" in case:
                 row.update(status=case["problem"])
             else:
-                check = check_engines if args.engines else check_file
+                check = check_litert if args.litert else check_engines if args.engines else check_file
                 row.update(file=case["file"], **check(case, args.foldkit, args.timeout, folder))
             rows.append(row)
             print(f"{stem:38} {kind:11} {row['status'][:110]}  [{row.get('verify32', '-')}/{row.get('verify16', '-')}]",
@@ -783,7 +898,10 @@ def main():
         table(rows, args.out, f"Keras family ({len(rows)} rows so far; {time.time() - started:.0f} s last network)")
     header = (f"Keras family: TensorFlow {tf.__version__}, Keras {keras.__version__}, tf_keras {tf_keras.__version__}; "
               f"tolerance {TOLERANCE:g} x max|Keras|; `{' '.join(sys.argv)}`")
-    if args.engines:
+    if args.litert:
+        from importlib import metadata
+        header = header.replace("; tolerance", f"; ai-edge-litert {metadata.version('ai-edge-litert')}; tolerance")
+    elif args.engines:
         import onnx
         import onnxruntime
         header = header.replace("; tolerance", f"; onnx {onnx.__version__}, onnxruntime {onnxruntime.__version__}; tolerance")

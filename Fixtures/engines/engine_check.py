@@ -25,16 +25,30 @@ test_data_set_0):
    layers), per output;
 6. `foldkit verify --engine-outputs WORKDIR/ncnn` on those outputs exits 0.
 
+and with LiteRT on `foldkit export --format tflite` (model.tflite, the same test_data_set_0):
+
+7. the model is read by LiteRT's own flatc-generated reader (`ai_edge_litert.schema_py_generated`): file
+   identifier "TFL3", one subgraph whose one input is named `input`, its outputs named as `foldkit.outputs` in
+   the model's metadata entry "foldkit" (a JSON object), every operator a builtin;
+8. LiteRT's interpreter (`ai_edge_litert.interpreter.Interpreter`, 2 threads) takes test_data_set_0/input_0.pb
+   transposed to NHWC and gives every output (NHWC, transposed back to FoldKit's [1, C, H, W]), both with its
+   default kernels (XNNPACK's delegate where it takes an operator: `litert`) and with its builtin kernels alone
+   (`litert-builtin`); max |litert - ref| <= 1e-4 x max |ref| (1e-3 past 60 layers), per output, for each;
+9. `foldkit verify --engine-outputs WORKDIR/litert` on those outputs exits 0.
+
 A float16 model (--dtype float16) is judged by step 4 only (`verify --fp16`): steps 2 and 3 still print their
 figures, marked "not judged". OpenVINO is given INFERENCE_PRECISION_HINT f32 for float16 models too: the
 weights stay float16 as stored and the arithmetic is float32, never bfloat16 on CPUs that have it. ncnn
 likewise keeps its fp16 and bf16 options off for float16 models: it widens the half weights to float32 when
 it loads them and computes in float32 (the float16 model is smaller, not computed in half).
 
+A float16 LiteRT model keeps its float16 weights behind DEQUANTIZE operators, which LiteRT widens to float32
+when it prepares the model: it computes in float32 too.
+
 --dtype, --opset and --decode-heads (onnx only: detection heads output darknet's own buffer, judged on it) go to
 export; --height/--width (a fully convolutional network at another size) to export and
-verify; --engines picks any of onnxruntime, openvino and ncnn (default the first two; OpenVINO alone is judged by
-verify only); --json writes every figure. WORKDIR/export, WORKDIR/export-ncnn and WORKDIR/<engine> are replaced
+verify; --engines picks any of onnxruntime, openvino, ncnn and litert (default the first two; OpenVINO alone is judged by
+verify only); --json writes every figure. WORKDIR/export, WORKDIR/export-ncnn, WORKDIR/export-tflite and WORKDIR/<engine> are replaced
 on each run.
 
 Exit status: 0 every check passed, 1 an error (a command failed, a file is missing, an engine refused the
@@ -46,8 +60,11 @@ model), 2 a check failed (and no error). The last line printed is the summary, n
     python3 Fixtures/engines/engine_check.py --foldkit .build/debug/foldkit --out /tmp/ec --engines ncnn \\
         -- ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights
 
-Written against Python 3.11, numpy 2.4, onnx 1.19.1, onnxruntime 1.32.0, openvino 2026.4.1, ncnn 1.0.20261020
-(pinned in .ci/install); the versions used are printed first and recorded in --json.
+    python3 Fixtures/engines/engine_check.py --foldkit .build/debug/foldkit --out /tmp/ec --engines litert \\
+        -- ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg ../shared/real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights
+
+Written against Python 3.11, numpy 2.4, onnx 1.19.1, onnxruntime 1.32.0, openvino 2026.4.1, ncnn 1.0.20261020,
+ai-edge-litert 2.3.0 (pinned in .ci/install); the versions used are printed first and recorded in --json.
 """
 
 import argparse
@@ -63,7 +80,7 @@ import numpy
 import onnx
 from onnx import numpy_helper
 
-ENGINES = ("onnxruntime", "openvino", "ncnn")
+ENGINES = ("onnxruntime", "openvino", "ncnn", "litert")
 ONNX_ENGINES = ("onnxruntime", "openvino")
 REF_BOUND, REF_BOUND_DEEP, DEEP_LAYERS = 1e-4, 1e-3, 60  # ONNX Runtime vs FoldKit's reference
 ENGINE_BOUND = 1e-4  # OpenVINO vs ONNX Runtime
@@ -86,9 +103,15 @@ def versions():
     found = {"python": platform.python_version(), "numpy": numpy.__version__, "onnx": onnx.__version__}
     for engine in ENGINES:
         try:
+            if engine == "litert":
+                from importlib import metadata
+                found[engine] = metadata.version("ai-edge-litert")
+                continue
             module = __import__(engine)
             found[engine] = module.get_version() if engine == "openvino" else module.__version__
         except ImportError:
+            found[engine] = "not installed"
+        except Exception:  # importlib.metadata.PackageNotFoundError
             found[engine] = "not installed"
     return found
 
@@ -230,6 +253,86 @@ def run_ncnn(param, weights, x, references):
     return results
 
 
+def read_tflite_export(folder):
+    """Reads what `foldkit export --format tflite` wrote with LiteRT's own flatc-generated reader: (model path,
+    layer count, input as FoldKit's [1, C, H, W], [(name, reference)], problems), the outputs in the metadata's
+    `foldkit.outputs` order, which test_data_set_0/output_k.pb follow."""
+    from ai_edge_litert import schema_py_generated as schema
+
+    path = os.path.join(folder, "model.tflite")
+    cases = os.path.join(folder, "test_data_set_0")
+    problems = []
+    if not os.path.isfile(path):
+        raise CheckError(f"missing {path}")
+    with open(path, "rb") as file:
+        data = bytearray(file.read())
+    if not schema.Model.ModelBufferHasIdentifier(data, 0):
+        problems.append(f"model.tflite lacks the file identifier TFL3 (found {bytes(data[4:8])!r})")
+    model = schema.Model.GetRootAsModel(data, 0)
+    metadata = None
+    for i in range(model.MetadataLength()):
+        entry = model.Metadata(i)
+        if entry.Name() == b"foldkit":
+            metadata = json.loads(model.Buffers(entry.Buffer()).DataAsNumpy().tobytes().decode())
+    if metadata is None:
+        raise CheckError(f"{path}: no metadata entry named foldkit")
+    layers = metadata.get("foldkit.layers")
+    if not isinstance(layers, int):
+        raise CheckError(f"{path}: the foldkit metadata has no integer foldkit.layers (found {layers!r})")
+    if model.SubgraphsLength() != 1:
+        problems.append(f"model.tflite has {model.SubgraphsLength()} subgraphs, expected 1")
+    graph = model.Subgraphs(0)
+    inputs = [graph.Tensors(graph.Inputs(i)).Name().decode() for i in range(graph.InputsLength())]
+    if inputs != ["input"]:
+        problems.append(f"graph inputs are {inputs}, expected one named 'input'")
+    outputs = [graph.Tensors(graph.Outputs(i)).Name().decode() for i in range(graph.OutputsLength())]
+    names = [output["name"] for output in metadata["foldkit.outputs"]]
+    if outputs != names:
+        problems.append(f"graph outputs {outputs} differ from the metadata's outputs {names}")
+    for i in range(model.OperatorCodesLength()):
+        code = model.OperatorCodes(i)
+        if code.CustomCode() is not None or max(code.BuiltinCode(), code.DeprecatedBuiltinCode()) == 32:  # 32: CUSTOM
+            problems.append(f"operator code {i} is a custom operator")
+
+    _, x = read_tensor(os.path.join(cases, "input_0.pb"))
+    references = [read_tensor(os.path.join(cases, f"output_{k}.pb")) for k in range(len(names))]
+    if [name for name, _ in references] != names:
+        problems.append(f"output_k.pb names {[name for name, _ in references]} differ from metadata's outputs {names}")
+    dims = metadata["foldkit.input"]["dims"]
+    if x.size != numpy.prod(dims):
+        raise CheckError(f"input_0.pb has {x.size} values, the metadata's input dims {dims} {numpy.prod(dims)}")
+    # FoldKit's [1, C, H, W] (a Keras vector input's [1, N] is N x 1 x 1).
+    _, h, w, c = dims
+    return path, layers, x.reshape([1, c, h, w]), list(zip(names, (array for _, array in references))), problems
+
+
+def run_litert(path, x, references, builtin=False):
+    """LiteRT's interpreter on the CPU (2 threads): the input transposed to NHWC, each output by name, transposed
+    from NHWC to FoldKit's [1, C, H, W] and reshaped to its reference's shape. By default LiteRT's own choice of
+    kernels (XNNPACK's delegate for what it takes, the builtin kernels for the rest); `builtin`: the builtin
+    kernels alone (OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    resolver = OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES if builtin else OpResolverType.AUTO
+    interpreter = Interpreter(model_path=path, num_threads=2, experimental_op_resolver_type=resolver)
+    interpreter.allocate_tensors()
+    (given,) = interpreter.get_input_details()
+    interpreter.set_tensor(given["index"], numpy.ascontiguousarray(x.transpose(0, 2, 3, 1), dtype=numpy.float32))
+    interpreter.invoke()
+    found = {detail["name"]: detail for detail in interpreter.get_output_details()}
+    results = {}
+    for name, reference in references:
+        if name not in found:
+            raise CheckError(f"LiteRT has no output {name} (outputs: {sorted(found)})")
+        array = interpreter.get_tensor(found[name]["index"])
+        if array.ndim == 4:
+            array = array.transpose(0, 3, 1, 2)
+        if array.size != reference.size:
+            raise CheckError(f"LiteRT output {name} has {array.size} values ({array.shape}), the reference {reference.size} ({reference.shape})")
+        results[name] = numpy.ascontiguousarray(array).reshape(reference.shape)
+    return results
+
+
 def run_onnxruntime(path, x, names):
     import onnxruntime
 
@@ -359,6 +462,33 @@ def check_ncnn(args, record, float32):
     return names
 
 
+def check_litert(args, record, float32):
+    """Steps 7 to 9 on `foldkit export --format tflite`; returns the output names."""
+    folder = os.path.join(args.out, "export-tflite")
+    path, layers, x, references = fresh_export(args, record, folder, "tflite", read_tflite_export)
+    names = [name for name, _ in references]
+    bound = REF_BOUND_DEEP if layers > DEEP_LAYERS else REF_BOUND
+    record["tfliteBytes"] = os.path.getsize(path)
+    print(f"model.tflite ({record['tfliteBytes']} bytes): {layers} layers, input {tuple(x.shape)} {x.dtype}, outputs {', '.join(names)}")
+    try:
+        computed = run_litert(path, x, references)
+        builtin = run_litert(path, x, references, builtin=True)
+    except CheckError:
+        raise
+    except Exception as error:  # the engine's own exception types; each is an error here
+        raise CheckError(f"LiteRT could not run {path}: {type(error).__name__}: {error}") from error
+    write_outputs(computed, os.path.join(args.out, "litert"))
+    for name, reference in references:
+        print(f"{name} (reference: FoldKit's float64 forward pass, stored as float32):")
+        for engine, outputs in (("litert", computed), ("litert-builtin", builtin)):
+            figure = compare(engine, outputs[name], "reference", reference, bound, float32)
+            record["outputs"].setdefault(name, {})[engine] = figure
+            if figure["passed"] is False:
+                record["failures"].append(f"{engine} {name}: {figure['relative']:.3e} x max abs, bound {figure['bound']:.0e}")
+    verify(args, "litert", os.path.join(folder, "test_data_set_0", "input_0.pb"), record, float32)
+    return names
+
+
 def verify(args, engine, input_path, record, float32):
     """`foldkit verify --engine-outputs WORKDIR/<engine>` (with --fp16 for a float16 model), recorded."""
     command = [args.foldkit, "verify", *args.models, "--engine-outputs", os.path.join(args.out, engine),
@@ -376,7 +506,7 @@ def verify(args, engine, input_path, record, float32):
 def main():
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--foldkit", required=True, help="the foldkit binary")
-    parser.add_argument("--out", required=True, help="work folder: export/, export-ncnn/ and one folder per engine are replaced")
+    parser.add_argument("--out", required=True, help="work folder: export/, export-ncnn/, export-tflite/ and one folder per engine are replaced")
     parser.add_argument("--engines", default=",".join(ONNX_ENGINES), help=f"a comma-separated subset of {','.join(ENGINES)}")
     parser.add_argument("--dtype", choices=["float32", "float16"], default="float32")
     parser.add_argument("--opset", type=int)
@@ -403,6 +533,8 @@ def main():
             names += check_onnx(args, onnx_engines, record, float32)
         if "ncnn" in engines:
             names += [name for name in check_ncnn(args, record, float32) if name not in names]
+        if "litert" in engines:
+            names += [name for name in check_litert(args, record, float32) if name not in names]
     except (CheckError, OSError) as error:
         record["errors"].append(str(error))
         print(f"error: {error}", file=sys.stderr)

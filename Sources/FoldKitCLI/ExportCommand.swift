@@ -3,36 +3,36 @@ import FoldKit
 import FoldKitONNX
 import Foundation
 
-/// `foldkit export`: the folded network as another engine's model (onnx, ncnn) with a test data set.
+/// `foldkit export`: the folded network as another engine's model (onnx, ncnn, tflite) with a test data set.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Fold batch norm and write the network as an onnx or ncnn model, with a seeded input and FoldKit's reference outputs.",
+            "Fold batch norm and write the network as an onnx, ncnn or LiteRT (tflite) model, with a seeded input and FoldKit's reference outputs.",
         discussion: HelpExamples.export)
 
     @OptionGroup var model: ModelArguments
     @OptionGroup var input: InputArguments
     @OptionGroup var health: WeightHealthArguments
 
-    @Option(help: "Model format: onnx (model.onnx) or ncnn (model.param, model.bin, metadata.json).")
+    @Option(help: "Model format: onnx (model.onnx), ncnn (model.param, model.bin, metadata.json) or tflite (model.tflite, LiteRT).")
     var format: ExportFormat = .onnx
 
     @Option(help: "Output folder (written to a temporary sibling, renamed into place when complete).")
     var out: String
 
     @Option(help: "onnx default-domain opset, 13 to 23 (default 17; Mish is a composition below 18). onnx only.")
-    var opset: Int = ONNXExportOptions.defaultOpset
+    var opset: Int?
 
     @Option(
         help:
-            "Weights and compute: float32 (default) or float16 (onnx: the model's input and outputs stay float32; ncnn: the weights ncnn reads with a storage flag are half, with its half tag; a weight past 65504 is an error naming the layer)."
+            "Weights and compute: float32 (default) or float16 (onnx: the model's input and outputs stay float32; ncnn: the weights ncnn reads with a storage flag are half, with its half tag; tflite: layer weights as float16 constants each read through DEQUANTIZE; a weight past 65504 is an error naming the layer)."
     )
     var dtype: ONNXElementType = .float32
 
     @Option(
         help:
-            "Layout of the model's input: nchw (default, [1, C, H, W]) or nhwc ([1, H, W, C], a Transpose first in the graph). onnx only: ncnn's input is C x H x W."
+            "Layout of the model's input: nchw (default, [1, C, H, W]) or nhwc ([1, H, W, C], a Transpose first in the graph). onnx only: ncnn's input is C x H x W, tflite's [1, H, W, C]."
     )
     var inputLayout: ONNXInputLayout = .nchw
 
@@ -59,9 +59,24 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        try OptionRange.check("--opset", opset, atLeast: ONNXExportOptions.minimumOpset)
-        if opset > ONNXExportOptions.maximumOpset {
-            throw ValidationError("--opset must be at most \(ONNXExportOptions.maximumOpset), not \(opset)")
+        if let opset {
+            try OptionRange.check("--opset", opset, atLeast: ONNXExportOptions.minimumOpset)
+            if opset > ONNXExportOptions.maximumOpset {
+                throw ValidationError("--opset must be at most \(ONNXExportOptions.maximumOpset), not \(opset)")
+            }
+        }
+        if format == .tflite {
+            if opset != nil { throw ValidationError("--opset is for onnx: a LiteRT model has builtin operators, no opset") }
+            if inputLayout != .nchw {
+                throw ValidationError(
+                    "--input-layout \(inputLayout.rawValue) is for onnx: a LiteRT model's input is [1, H, W, C] (test_data_set_0 keeps FoldKit's [1, C, H, W])"
+                )
+            }
+            if decodeHeads {
+                throw ValidationError(
+                    "--decode-heads is for onnx: a LiteRT model outputs the heads' raw inputs (decode them with its foldkit metadata)")
+            }
+            if !testData { throw ValidationError("--no-test-data is for onnx: the tflite export always writes test_data_set_0") }
         }
         if format == .ncnn && inputLayout != .nchw {
             throw ValidationError("--input-layout \(inputLayout.rawValue) is for onnx: an ncnn model's input is C x H x W")
@@ -94,6 +109,7 @@ struct ExportCommand: ParsableCommand {
         var written: ExportResult
         switch format {
         case .onnx:
+            let opset = self.opset ?? ONNXExportOptions.defaultOpset
             let options = ONNXExportOptions(opset: opset, elementType: dtype, inputLayout: inputLayout, decodeHeads: decodeHeads)
             let result = try ONNXModelExport.write(
                 network: network, input: given, options: options, classNames: classNames, to: destination, durable: durability.durable,
@@ -119,6 +135,19 @@ struct ExportCommand: ParsableCommand {
                 out: out, format: format.rawValue, model: NCNNModelExport.paramFileName, weights: NCNNModelExport.binFileName, opset: nil,
                 dtype: dtype.rawValue, inputLayout: "chw", bytes: summary.paramBytes + summary.binBytes, nodes: summary.layers,
                 operators: summary.layerCounts, outputs: result.outputs, testData: "test_data_set_0", seconds: 0)
+        case .tflite:
+            let options = TFLiteExportOptions(weightType: dtype == .float16 ? .float16 : .float32)
+            let result = try TFLiteModelExport.write(
+                network: network, input: given, options: options, classNames: classNames, to: destination, durable: durability.durable,
+                productThreading: tuning.productThreading)
+            let summary = result.summary
+            console.say(
+                "wrote \(TFLiteModelExport.modelFileName) (\(String(format: "%.2f", Double(summary.bytes) / 1_000_000)) MB, \(dtype.rawValue) weights, input [1, H, W, C]): \(summary.operators) operators, \(summary.tensors) tensors, to \(out)"
+            )
+            written = ExportResult(
+                out: out, format: format.rawValue, model: TFLiteModelExport.modelFileName, weights: nil, opset: nil, dtype: dtype.rawValue,
+                inputLayout: "nhwc", bytes: summary.bytes, nodes: summary.operators, operators: summary.operatorCounts, outputs: result.outputs,
+                testData: "test_data_set_0", seconds: 0)
         }
         console.say("outputs: " + written.outputs.map { "\($0.name) \($0.shape.map(String.init).joined(separator: "x"))" }.joined(separator: ", "))
         if testData {

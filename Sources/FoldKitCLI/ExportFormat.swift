@@ -6,4 +6,6 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case onnx
     /// An ncnn model (`model.param`, `model.bin`) with metadata.json and the same test data set.
     case ncnn
+    /// A LiteRT (TensorFlow Lite) model (`model.tflite`, FoldKit's facts in its metadata) with the same test data set.
+    case tflite
 }

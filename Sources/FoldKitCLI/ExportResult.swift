@@ -4,21 +4,21 @@ import FoldKit
 struct ExportResult: Encodable {
     /// The output folder.
     var out: String
-    /// onnx or ncnn.
+    /// onnx, ncnn or tflite.
     var format: String
     /// The model file, relative to `out` (model.onnx, ncnn's model.param).
     var model: String
     /// ncnn's model.bin, relative to `out`; nil for onnx.
     var weights: String?
-    /// The default-domain opset; nil for ncnn.
+    /// The default-domain opset; nil for ncnn and tflite.
     var opset: Int?
     /// float32 or float16.
     var dtype: String
-    /// nchw or nhwc (onnx), chw (ncnn).
+    /// nchw or nhwc (onnx), chw (ncnn), nhwc (tflite).
     var inputLayout: String
     /// Bytes of the model files.
     var bytes: Int
-    /// Nodes of the graph (ncnn: layer lines).
+    /// Nodes of the graph (ncnn: layer lines; tflite: operators).
     var nodes: Int
     /// Nodes per operator type (ncnn: layers per layer type).
     var operators: [String: Int]

@@ -20,7 +20,8 @@ enum HelpExamples {
         """
 
     static let export = """
-        The folder holds the model (onnx: model.onnx; ncnn: model.param, model.bin and metadata.json) and \
+        The folder holds the model (onnx: model.onnx; ncnn: model.param, model.bin and metadata.json; tflite: \
+        model.tflite, input [1, H, W, C]) and \
         test_data_set_0/ (input_0.pb, output_0.pb, ...: the input and FoldKit's float64 reference outputs), the \
         layout onnx_test_runner reads. Docs/Export.md lists every operation's lowering for each format and what \
         each refuses.
@@ -29,6 +30,7 @@ enum HelpExamples {
           foldkit export yolov4-tiny.cfg yolov4-tiny.weights --format onnx --out tiny-onnx
           foldkit export model.keras --format onnx --dtype float16 --input-layout nhwc --out model-onnx
           foldkit export yolov4-tiny.cfg yolov4-tiny.weights --format ncnn --out tiny-ncnn
+          foldkit export yolov4-tiny.cfg yolov4-tiny.weights --format tflite --dtype float16 --out tiny-tflite
         """
 
     static let verify = """

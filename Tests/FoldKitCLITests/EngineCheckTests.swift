@@ -9,9 +9,10 @@ import XCTest
 /// Runtime against FoldKit's float64 reference, OpenVINO against ONNX Runtime, and `foldkit verify
 /// --engine-outputs` on each engine's outputs must all pass (exit 0), and the summary line must name every
 /// output of the model (the names `foldkit fixtures --layers outputs` gives them). Likewise ncnn (`--engines
-/// ncnn`) on models `foldkit export --format ncnn` writes: ncnn against the reference, and verify on its outputs.
+/// ncnn`) on models `foldkit export --format ncnn` writes: ncnn against the reference, and verify on its outputs;
+/// and LiteRT (`--engines litert`) on models `foldkit export --format tflite` writes.
 ///
-/// Needs python3 with onnx, onnxruntime, openvino and ncnn (`.ci/install` pins them): without them the tests
+/// Needs python3 with onnx, onnxruntime, openvino, ncnn and ai-edge-litert (`.ci/install` pins them): without them the tests
 /// skip saying so, and fail when `CI` is set, as a missing shared file does.
 final class EngineCheckTests: XCTestCase {
     /// Fully convolutional detectors run at 128 x 128 to keep the debug build quick (2 to 4 s a model for the
@@ -175,6 +176,88 @@ final class EngineCheckTests: XCTestCase {
         try checkMutations(format: "ncnn", script: "mutated_ncnn_outputs.py", ["unchanged", "weight", "upsample", "reorg", "channel"])
     }
 
+    /// The project cfgs on LiteRT (each operation with no one builtin: an upsample of stride 3 with a scale,
+    /// [reorg], a route with groups, [shortcut]s across sizes and channel counts, [local], [crop], softmax
+    /// groups with a temperature, darknet's pool padding; engine-ops-2's stride-41 upsample, which LiteRT's
+    /// nearest resize would index wrongly in float32, written as a broadcast), with LiteRT's default kernels
+    /// and its builtin kernels alone.
+    func testFixtureNetworksWithSeededWeightsPassOnLiteRT() throws {
+        try requireEngines(litert)
+        for (name, files) in try seededFixtureNetworks() {
+            try check(files, engines: "litert", label: "\(name) litert")
+        }
+    }
+
+    /// Every layer of engine-ops and engine-ops-2 on LiteRT against FoldKit's own output of that layer
+    /// (`Fixtures/engines/litert_layers.py` with a `fixtures --layers all` pack, LiteRT's builtin kernels keeping
+    /// every tensor): among them the upsample by 3 with a scale (engine-ops 7) and by 41 (engine-ops-2 1), [reorg]
+    /// (engine-ops 8), [reorg3d] (engine-ops-2 3), route groups (engine-ops 6, engine-ops-2 4), shortcuts across
+    /// sizes and channel counts (engine-ops 5 and 12, engine-ops-2 5 and 7), [local] (engine-ops 2) and softmax
+    /// groups (engine-ops 14), each within 1e-4 of its layer's largest value.
+    func testEachLayerOfTheFixtureNetworksMatchesFoldKitOnLiteRT() throws {
+        try requireEngines(litert)
+        let wanted = ["engine-ops": [2, 5, 6, 7, 8, 12, 14], "engine-ops-2": [1, 3, 4, 5, 7]]
+        for (name, files) in try seededFixtureNetworks() where wanted[name] != nil {
+            let dir = try temporaryDirectory()
+            let export = dir.appendingPathComponent("export"), pack = dir.appendingPathComponent("pack")
+            let exported = try CommandRunner.run(["export"] + files + ["--format", "tflite", "--out", export.path])
+            XCTAssertEqual(exported.status, 0, "\(name): \(exported.stderr)")
+            let packed = try CommandRunner.run(["fixtures"] + files + ["--layers", "all", "--out", pack.path])
+            XCTAssertEqual(packed.status, 0, "\(name): \(packed.stderr)")
+            let run = try Self.python([TestData.fixture("engines/litert_layers.py").path, export.path, pack.path])
+            XCTAssertEqual(run.status, 0, "\(name):\n\(run.output)")
+            for layer in wanted[name] ?? [] {
+                let line = run.output.split(separator: "\n").first { $0.hasPrefix(String(format: "layer_%03d ", layer)) }
+                XCTAssertTrue(line?.hasSuffix("ok") == true, "\(name) layer \(layer): \(line.map(String.init) ?? "no line")\n\(run.output)")
+            }
+        }
+    }
+
+    /// Real models on LiteRT, float32 and float16: yolo-fastest-1.1 (at 128 x 128) and a Keras .h5
+    /// (fer2013_mini_XCEPTION: separable convolutions, residual adds, global pooling, softmax); the float16
+    /// models (weights behind DEQUANTIZE) pass `verify --fp16` and are at most 55% of the float32 bytes.
+    func testRealModelsPassOnLiteRTInFloat32AndFloat16() throws {
+        try requireEngines(litert)
+        let stem = "real-models/yolo-fastest-1.1/yolo-fastest-1.1"
+        let darknet = [try TestData.sharedFile(stem + ".cfg").path, try TestData.sharedFile(stem + ".weights").path]
+        let keras = [try TestData.sharedFile("real-models/keras_fer2013_mini_XCEPTION/fer2013_mini_XCEPTION.102-0.66.hdf5").path]
+        for (label, files, size) in [("yolo-fastest-1.1", darknet, detectorSize), ("fer2013_mini_XCEPTION", keras, [])] {
+            var bytes: [String: Int] = [:]
+            for dtype in ["float32", "float16"] {
+                try check(files, size: size, dtype: dtype, engines: "litert", label: "\(label) \(dtype) litert")
+                let out = try temporaryDirectory().appendingPathComponent(dtype)
+                let run = try CommandRunner.run(["export"] + files + size + ["--format", "tflite", "--dtype", dtype, "--out", out.path])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                bytes[dtype] = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("model.tflite").path)[.size] as? Int
+            }
+            let ratio = Double(bytes["float16"] ?? 0) / Double(bytes["float32"] ?? 1)
+            XCTAssertLessThanOrEqual(ratio, 0.55, "\(label): \(bytes)")
+        }
+    }
+
+    /// Keras fixtures (`Fixtures/keras/*.keras`) on LiteRT, those whose layers take lowerings of their own (all
+    /// 33 the reader takes pass; these keep the test short): transposed convolutions 'same' and 'valid'
+    /// (TRANSPOSE_CONV, SLICE, PAD), ReLU with a threshold (SELECT_V2), bilinear upsampling, layer
+    /// normalization, merges, Keras 3's composed activations.
+    func testKerasFixturesPassOnLiteRT() throws {
+        try requireEngines(litert)
+        let folder = TestData.fixture("keras")
+        for model in [
+            "conv_transpose_same", "conv_transpose_valid", "dag", "upsampling_bilinear", "layer_normalization", "merges", "act_keras3",
+        ] {
+            try check([folder.appendingPathComponent(model + ".keras").path], engines: "litert", label: "\(model) litert")
+        }
+    }
+
+    /// `verify --engine-outputs` fails (exit 2, naming the output) on what LiteRT computes from a broken copy of
+    /// the exported model (`Fixtures/engines/mutated_litert_outputs.py`): one weight changed by 1%, nearest
+    /// resize made bilinear, the NHWC-to-NCHW permutation with rows and columns swapped, and, with the model
+    /// intact, one output channel moved by 1% of the output's range. The unchanged model passes.
+    func testVerifyFailsLiteRTRunningABrokenModel() throws {
+        try requireEngines(litert)
+        try checkMutations(format: "tflite", script: "mutated_litert_outputs.py", ["unchanged", "weight", "upsample", "transpose", "channel"])
+    }
+
     // MARK: - Helpers
 
     /// The project cfgs with seeded weights (seed 1), by name: yolo-head (two [yolo] heads, route, upsample),
@@ -227,6 +310,8 @@ final class EngineCheckTests: XCTestCase {
 
     /// The python modules the ncnn tests need.
     private let ncnn = "onnx, ncnn"
+    /// The python modules the LiteRT tests need.
+    private let litert = "onnx, ai_edge_litert.interpreter"
 
     /// One run of the script: a model (its files), its size arguments, the engines and export options.
     private struct CheckCase {

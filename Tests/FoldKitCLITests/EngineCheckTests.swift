@@ -183,9 +183,7 @@ final class EngineCheckTests: XCTestCase {
     /// and its builtin kernels alone.
     func testFixtureNetworksWithSeededWeightsPassOnLiteRT() throws {
         try requireEngines(litert)
-        for (name, files) in try seededFixtureNetworks() {
-            try check(files, engines: "litert", label: "\(name) litert")
-        }
+        try checkEach(try seededFixtureNetworks().map { CheckCase(files: $0.files, engines: "litert", label: "\($0.name) litert") })
     }
 
     /// Every layer of engine-ops and engine-ops-2 on LiteRT against FoldKit's own output of that layer
@@ -242,11 +240,10 @@ final class EngineCheckTests: XCTestCase {
     func testKerasFixturesPassOnLiteRT() throws {
         try requireEngines(litert)
         let folder = TestData.fixture("keras")
-        for model in [
+        let models = [
             "conv_transpose_same", "conv_transpose_valid", "dag", "upsampling_bilinear", "layer_normalization", "merges", "act_keras3",
-        ] {
-            try check([folder.appendingPathComponent(model + ".keras").path], engines: "litert", label: "\(model) litert")
-        }
+        ]
+        try checkEach(models.map { CheckCase(files: [folder.appendingPathComponent($0 + ".keras").path], engines: "litert", label: "\($0) litert") })
     }
 
     /// `verify --engine-outputs` fails (exit 2, naming the output) on what LiteRT computes from a broken copy of

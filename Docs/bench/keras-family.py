@@ -6,14 +6,16 @@ through `foldkit fixtures --input` and compared with Keras's own prediction, the
 in float32 and with --fp16. Writes a markdown table, one row per file.
 
   python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR[,SUBSTR...]] [--tmp DIR] [--out TABLE.md]
-                                     [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines] [--litert]
+                                     [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines] [--litert] [--ncnn]
 
 --engines: instead of fixtures and verify, `foldkit export --format onnx --input` (the same input) on each file,
 ONNX Runtime (CPU) on the exported model, its outputs (NCHW, transposed to Keras's NHWC) against Keras's own
 prediction within the same tolerance, and `foldkit verify --engine-outputs` on them (exit 0); needs onnx and
 onnxruntime too. --litert: the same with `foldkit export --format tflite --input` and LiteRT's interpreter
 (ai-edge-litert; its default kernels, 2 threads), whose NHWC outputs are Keras's layout as they are (transposed
-to FoldKit's NCHW for verify).
+to FoldKit's NCHW for verify). --ncnn: the same with `foldkit export --format ncnn --input` and ncnn (PyPI, CPU,
+float32), read and run by the engine check's own functions (Fixtures/engines/engine_check.py), whose C x H x W
+outputs are transposed to Keras's NHWC.
 
 Why the choices:
 - `weights=None` (no download), the smallest input each network accepts, `classes=10` and
@@ -721,12 +723,81 @@ def check_litert(case, foldkit, timeout, folder):
     return row
 
 
+def check_ncnn(case, foldkit, timeout, folder):
+    """--ncnn: `foldkit export --format ncnn --input` (the input the fixtures step is given), ncnn (CPU, float32:
+    Vulkan, fp16 and bf16 options off) on model.param + model.bin through the engine check's own reader and
+    runner (Fixtures/engines/engine_check.py: read_ncnn_export, run_ncnn), its outputs (C x H x W, reshaped to
+    FoldKit's [1, C, H, W] references) against Keras's own prediction (float64 when there is one; within
+    TOLERANCE of the largest value), and `foldkit verify --engine-outputs` on them. Returns the row's fields."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "engines"))
+    import engine_check
+
+    export = case["file"] + ".ncnn-export"
+    shutil.rmtree(export, ignore_errors=True)
+    code, text, seconds = run([foldkit, "export", case["file"], "--format", "ncnn", "--input", case["input"], "--out", export],
+                              timeout)
+    row = dict(seconds=seconds, verify32="-", deviation=None)
+    if code == "timeout":
+        row["status"] = f"timeout ({timeout} s) in export"
+        return row
+    if code != 0:
+        row["status"] = "refused: " + first_line(text)
+        row["refusal"] = first_line(text)
+        return row
+    with open(os.path.join(export, "metadata.json")) as file:
+        outputs = json.load(file).get("foldkit.outputs", [])
+    try:
+        param, weights, _, x, references, problems = engine_check.read_ncnn_export(export)
+        computed = engine_check.run_ncnn(param, weights, x, references)
+    except Exception as error:
+        row["status"] = f"ncnn refused: {type(error).__name__}: {first_line(str(error))}"
+        return row
+    names = [name for name, _ in references]
+    row["ort_ref"] = max((relative(computed[name], reference.astype(np.float64)) for name, reference in references), default=0.0)
+    layer_of = {o["name"]: o["layerName"] for o in outputs}
+    worst, worst32 = 0.0, 0.0
+    keras_references = case.get("outputs64") or case["outputs"]
+    for index, keras_name in enumerate(case["names"]):
+        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
+                 or layer_of.get(n, "").endswith("/" + keras_name)]
+        if not match and len(names) == len(case["names"]) == 1:
+            match = names
+        if not match:
+            problems.append(f"no model output for Keras output {keras_name}")
+            continue
+        ours = to_keras_layout(computed[match[-1]], keras_references[index]).astype(np.float64)
+        if not np.all(np.isfinite(ours)):
+            problems.append(f"output {match[-1]}: non-finite values")
+            continue
+        worst = max(worst, relative(ours, keras_references[index].astype(np.float64)))
+        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
+    row["deviation"] = worst
+    row["ort_keras32"] = worst32
+    if case.get("outputs64"):
+        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
+    engine = os.path.join(export, "ncnn")
+    os.makedirs(engine, exist_ok=True)
+    for name, array in computed.items():
+        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
+    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
+                            os.path.join(export, "test_data_set_0", "input_0.pb"), "--quiet"], timeout)
+    row["verify32"] = str(code)
+    row["seconds"] += took
+    if code not in (0, "timeout") and code != 2:
+        problems.append("verify --engine-outputs: " + first_line(text))
+    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
+        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
+    shutil.rmtree(export, ignore_errors=True)
+    return row
+
+
 ENGINE_LABEL = "ORT"
 
 
 def write_engine_table(rows, path, header):
     e = ENGINE_LABEL
-    layout = "ORT's NCHW outputs transposed to Keras's NHWC" if e == "ORT" else "LiteRT's NHWC outputs as they are"
+    layout = {"ORT": "ORT's NCHW outputs transposed to Keras's NHWC", "ncnn": "ncnn's C x H x W outputs transposed to Keras's NHWC"}.get(
+        e, "LiteRT's NHWC outputs as they are")
     lines = [header, "",
              f"{e} vs Keras: max |{e.lower()} - keras| / max |keras| against Keras's float64 prediction (its float32 one where"
              f" marked f32), {layout}; {e} vs Keras f32: the same against Keras's"
@@ -748,6 +819,7 @@ def write_engine_table(rows, path, header):
         "refused": sum(r["status"].startswith("refused") for r in files),
         "ONNX Runtime refused": sum(r["status"].startswith("ONNX Runtime") for r in files),
         "LiteRT refused": sum(r["status"].startswith("LiteRT") for r in files),
+        "ncnn refused": sum(r["status"].startswith("ncnn refused") for r in files),
         "timeout": sum(r["status"].startswith("timeout") for r in files),
     }
     verified = [r for r in files if r.get("verify32") not in (None, "-")]
@@ -848,11 +920,16 @@ def main():
                         "onnx, ONNX Runtime against Keras, verify --engine-outputs (needs onnx and onnxruntime)")
     parser.add_argument("--litert", action="store_true", help="instead of fixtures and verify: foldkit export --format "
                         "tflite, LiteRT against Keras, verify --engine-outputs (needs onnx and ai-edge-litert)")
+    parser.add_argument("--ncnn", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "ncnn, ncnn against Keras, verify --engine-outputs (needs onnx and ncnn)")
     args = parser.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
     global ENGINE_LABEL
     if args.litert:
         ENGINE_LABEL = "LiteRT"
+        args.engines = True
+    if args.ncnn:
+        ENGINE_LABEL = "ncnn"
         args.engines = True
     table = write_engine_table if args.engines else write_table
     rows = []
@@ -888,7 +965,7 @@ def main():
             if "problem" in case:
                 row.update(status=case["problem"])
             else:
-                check = check_litert if args.litert else check_engines if args.engines else check_file
+                check = check_litert if args.litert else check_ncnn if args.ncnn else check_engines if args.engines else check_file
                 row.update(file=case["file"], **check(case, args.foldkit, args.timeout, folder))
             rows.append(row)
             print(f"{stem:38} {kind:11} {row['status'][:110]}  [{row.get('verify32', '-')}/{row.get('verify16', '-')}]",
@@ -901,6 +978,9 @@ def main():
     if args.litert:
         from importlib import metadata
         header = header.replace("; tolerance", f"; ai-edge-litert {metadata.version('ai-edge-litert')}; tolerance")
+    elif args.ncnn:
+        from importlib import metadata
+        header = header.replace("; tolerance", f"; ncnn {metadata.version('ncnn')}; tolerance")
     elif args.engines:
         import onnx
         import onnxruntime

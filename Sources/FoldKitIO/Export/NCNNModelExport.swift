@@ -43,7 +43,7 @@ public enum NCNNModelExport {
             let summary = try NCNNExporter.write(
                 network: folded, outputs: outputs.map { (name: $0.name, layer: $0.layer) }, options: options,
                 param: try folder.url(for: paramFileName), bin: try folder.url(for: binFileName))
-            let text = "{\n" + metadata.keys.sorted().map { "  \"\($0)\": \(metadata[$0] ?? "null")" }.joined(separator: ",\n") + "\n}\n"
+            let text = ONNXMetadata.jsonObject(metadata)
             let url = try folder.url(for: metadataFileName)
             do { try Data(text.utf8).write(to: url) } catch {
                 throw FoldKitError(.io, "cannot write the metadata: \(error.localizedDescription)", file: url.path)

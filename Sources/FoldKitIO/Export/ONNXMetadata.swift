@@ -26,6 +26,12 @@ enum ONNXMetadata {
         var dtype = "float32"
     }
 
+    /// `properties` (each value JSON text) as one JSON object, keys sorted, one per line: ncnn's metadata.json
+    /// and LiteRT's "foldkit" metadata entry.
+    static func jsonObject(_ properties: [String: String]) -> String {
+        "{\n" + properties.keys.sorted().map { "  \"\($0)\": \(properties[$0] ?? "null")" }.joined(separator: ",\n") + "\n}\n"
+    }
+
     static func properties(
         network: Network, outputs: [NetworkOutputTensor], classNames: [String]?, sourceSHA256: [String: String], options: ONNXExportOptions
     ) throws -> [String: String] {

@@ -38,7 +38,7 @@ public enum TFLiteModelExport {
         let metadata = try ONNXMetadata.properties(
             network: network, outputs: outputs, classNames: classNames, sourceSHA256: try ONNXModelExport.sourceChecksums(network),
             inputLayout: "nhwc", inputDims: [1, shape.height, shape.width, shape.channels], dtype: options.weightType.rawValue)
-        let text = "{\n" + metadata.keys.sorted().map { "  \"\($0)\": \(metadata[$0] ?? "null")" }.joined(separator: ",\n") + "\n}\n"
+        let text = ONNXMetadata.jsonObject(metadata)
         return try AtomicOutputDirectory.write(to: destination, durable: durable) { folder in
             let summary = try TFLiteExporter.write(
                 network: folded, outputs: outputs.map { (name: $0.name, layer: $0.layer) }, options: options,

@@ -113,20 +113,7 @@ final class EngineCheckTests: XCTestCase {
     func testEachLayerOfTheFixtureNetworksMatchesFoldKitOnNCNN() throws {
         try requireEngines(ncnn)
         let wanted = ["engine-ops": [2, 5, 6, 7, 8, 12], "engine-ops-2": [1, 3, 4, 5, 7]]
-        for (name, files) in try seededFixtureNetworks() where wanted[name] != nil {
-            let dir = try temporaryDirectory()
-            let export = dir.appendingPathComponent("export"), pack = dir.appendingPathComponent("pack")
-            let exported = try CommandRunner.run(["export"] + files + ["--format", "ncnn", "--out", export.path])
-            XCTAssertEqual(exported.status, 0, "\(name): \(exported.stderr)")
-            let packed = try CommandRunner.run(["fixtures"] + files + ["--layers", "all", "--out", pack.path])
-            XCTAssertEqual(packed.status, 0, "\(name): \(packed.stderr)")
-            let run = try Self.python([TestData.fixture("engines/ncnn_layers.py").path, export.path, pack.path])
-            XCTAssertEqual(run.status, 0, "\(name):\n\(run.output)")
-            for layer in wanted[name] ?? [] {
-                let line = run.output.split(separator: "\n").first { $0.hasPrefix(String(format: "layer_%03d ", layer)) }
-                XCTAssertTrue(line?.hasSuffix("ok") == true, "\(name) layer \(layer): \(line.map(String.init) ?? "no line")\n\(run.output)")
-            }
-        }
+        try checkEachLayer(format: "ncnn", script: "ncnn_layers.py", wanted: wanted)
     }
 
     /// The Keras fixtures (`Fixtures/keras/*.keras`) on ncnn, but normalization_axis, which FoldKit refuses on
@@ -195,20 +182,7 @@ final class EngineCheckTests: XCTestCase {
     func testEachLayerOfTheFixtureNetworksMatchesFoldKitOnLiteRT() throws {
         try requireEngines(litert)
         let wanted = ["engine-ops": [2, 5, 6, 7, 8, 12, 14], "engine-ops-2": [1, 3, 4, 5, 7]]
-        for (name, files) in try seededFixtureNetworks() where wanted[name] != nil {
-            let dir = try temporaryDirectory()
-            let export = dir.appendingPathComponent("export"), pack = dir.appendingPathComponent("pack")
-            let exported = try CommandRunner.run(["export"] + files + ["--format", "tflite", "--out", export.path])
-            XCTAssertEqual(exported.status, 0, "\(name): \(exported.stderr)")
-            let packed = try CommandRunner.run(["fixtures"] + files + ["--layers", "all", "--out", pack.path])
-            XCTAssertEqual(packed.status, 0, "\(name): \(packed.stderr)")
-            let run = try Self.python([TestData.fixture("engines/litert_layers.py").path, export.path, pack.path])
-            XCTAssertEqual(run.status, 0, "\(name):\n\(run.output)")
-            for layer in wanted[name] ?? [] {
-                let line = run.output.split(separator: "\n").first { $0.hasPrefix(String(format: "layer_%03d ", layer)) }
-                XCTAssertTrue(line?.hasSuffix("ok") == true, "\(name) layer \(layer): \(line.map(String.init) ?? "no line")\n\(run.output)")
-            }
-        }
+        try checkEachLayer(format: "tflite", script: "litert_layers.py", wanted: wanted)
     }
 
     /// Real models on LiteRT, float32 and float16: yolo-fastest-1.1 (at 128 x 128) and a Keras .h5
@@ -301,6 +275,26 @@ final class EngineCheckTests: XCTestCase {
                 XCTAssertTrue(
                     verdict.stdout.contains("first: layer 14"), "\(mutation): the report names the output layer:\n\(verdict.stdout)", file: file,
                     line: line)
+            }
+        }
+    }
+
+    /// Exports each seeded fixture network named in `wanted` to `format`, writes its `fixtures --layers all`
+    /// pack, runs `Fixtures/engines/<script>` (the engine layer by layer against the pack) and asserts that each
+    /// wanted layer's line ends "ok".
+    private func checkEachLayer(format: String, script: String, wanted: [String: [Int]]) throws {
+        for (name, files) in try seededFixtureNetworks() where wanted[name] != nil {
+            let dir = try temporaryDirectory()
+            let export = dir.appendingPathComponent("export"), pack = dir.appendingPathComponent("pack")
+            let exported = try CommandRunner.run(["export"] + files + ["--format", format, "--out", export.path])
+            XCTAssertEqual(exported.status, 0, "\(name): \(exported.stderr)")
+            let packed = try CommandRunner.run(["fixtures"] + files + ["--layers", "all", "--out", pack.path])
+            XCTAssertEqual(packed.status, 0, "\(name): \(packed.stderr)")
+            let run = try Self.python([TestData.fixture("engines/\(script)").path, export.path, pack.path])
+            XCTAssertEqual(run.status, 0, "\(name):\n\(run.output)")
+            for layer in wanted[name] ?? [] {
+                let line = run.output.split(separator: "\n").first { $0.hasPrefix(String(format: "layer_%03d ", layer)) }
+                XCTAssertTrue(line?.hasSuffix("ok") == true, "\(name) layer \(layer): \(line.map(String.init) ?? "no line")\n\(run.output)")
             }
         }
     }

@@ -532,6 +532,70 @@ def to_keras_layout(array, reference):
     return array.reshape(reference.shape)
 
 
+def export_for_engine(case, foldkit, timeout, fmt, export):
+    """`foldkit export --format FMT --input` into `export` (replaced): the row so far, and whether the export
+    was written (a timeout or a refusal is the row's status)."""
+    shutil.rmtree(export, ignore_errors=True)
+    code, text, seconds = run([foldkit, "export", case["file"], "--format", fmt, "--input", case["input"], "--out", export],
+                              timeout)
+    row = dict(seconds=seconds, verify32="-", deviation=None)
+    if code == "timeout":
+        row["status"] = f"timeout ({timeout} s) in export"
+        return row, False
+    if code != 0:
+        row["status"] = "refused: " + first_line(text)
+        row["refusal"] = first_line(text)
+        return row, False
+    return row, True
+
+
+def judge_engine(case, foldkit, timeout, export, engine_name, computed, outputs, problems, row):
+    """What every engine run shares: the engine's outputs (`computed`, by output name, in FoldKit's layout)
+    against Keras's own prediction (float64 when there is one; each Keras output is the model output of the
+    layer of that name, `outputs` being the export's `foldkit.outputs`), then `foldkit verify --engine-outputs`
+    on them (one <name>.npy each in export/<engine_name>). Fills and returns the row; removes `export`."""
+    names = list(computed)
+    layer_of = {o["name"]: o["layerName"] for o in outputs}
+    worst, worst32 = 0.0, 0.0
+    references = case.get("outputs64") or case["outputs"]
+    for index, keras_name in enumerate(case["names"]):
+        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
+                 or layer_of.get(n, "").endswith("/" + keras_name)]
+        if not match and len(names) == len(case["names"]) == 1:
+            match = names
+        if not match:
+            problems.append(f"no model output for Keras output {keras_name}")
+            continue
+        found = computed[match[-1]]
+        if np.asarray(found).size != references[index].size:
+            problems.append(f"output {match[-1]}: shape {list(np.shape(found))} against Keras {list(references[index].shape)}")
+            continue
+        ours = to_keras_layout(found, references[index]).astype(np.float64)
+        if not np.all(np.isfinite(ours)):
+            problems.append(f"output {match[-1]}: non-finite values")
+            continue
+        worst = max(worst, relative(ours, references[index].astype(np.float64)))
+        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
+    row["deviation"] = worst
+    row["ort_keras32"] = worst32
+    if case.get("outputs64"):
+        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
+    engine = os.path.join(export, engine_name)
+    os.makedirs(engine, exist_ok=True)
+    for name, array in computed.items():
+        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
+    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
+                            os.path.join(export, "test_data_set_0", "input_0.pb"), "--quiet"], timeout)
+    row["verify32"] = str(code)
+    row["seconds"] += took
+    if code not in (0, "timeout") and code != 2:
+        problems.append("verify --engine-outputs: " + first_line(text))
+    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
+        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
+    shutil.rmtree(export, ignore_errors=True)
+    return row
+
+
 def check_engines(case, foldkit, timeout, folder):
     """--engines: `foldkit export --format onnx --input` (the input the fixtures step is given), ONNX Runtime
     (CPU) on the exported model, its outputs against Keras's own prediction (float64 when there is one, as
@@ -542,16 +606,8 @@ def check_engines(case, foldkit, timeout, folder):
     from onnx import numpy_helper
 
     export = case["file"] + ".onnx"
-    shutil.rmtree(export, ignore_errors=True)
-    code, text, seconds = run([foldkit, "export", case["file"], "--format", "onnx", "--input", case["input"], "--out", export],
-                              timeout)
-    row = dict(seconds=seconds, verify32="-", deviation=None)
-    if code == "timeout":
-        row["status"] = f"timeout ({timeout} s) in export"
-        return row
-    if code != 0:
-        row["status"] = "refused: " + first_line(text)
-        row["refusal"] = first_line(text)
+    row, written = export_for_engine(case, foldkit, timeout, "onnx", export)
+    if not written:
         return row
     path = os.path.join(export, "model.onnx")
     cases = os.path.join(export, "test_data_set_0")
@@ -579,47 +635,7 @@ def check_engines(case, foldkit, timeout, folder):
         reference = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, f"output_{k}.pb"))).astype(np.float64)
         own = max(own, relative(computed[name], reference))
     row["ort_ref"] = own
-    # ORT against Keras: each Keras output is the graph output of the layer of that name.
-    layer_of = {o["name"]: o["layerName"] for o in outputs}
-    worst, worst32 = 0.0, 0.0
-    references = case.get("outputs64") or case["outputs"]
-    for index, keras_name in enumerate(case["names"]):
-        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
-                 or layer_of.get(n, "").endswith("/" + keras_name)]
-        if not match and len(names) == len(case["names"]) == 1:
-            match = names
-        if not match:
-            problems.append(f"no graph output for Keras output {keras_name}")
-            continue
-        found = computed[match[-1]]
-        if np.asarray(found).size != references[index].size:
-            problems.append(f"output {match[-1]}: shape {list(np.shape(found))} against Keras {list(references[index].shape)}")
-            continue
-        ours = to_keras_layout(found, references[index]).astype(np.float64)
-        if not np.all(np.isfinite(ours)):
-            problems.append(f"output {match[-1]}: non-finite values")
-            continue
-        worst = max(worst, relative(ours, references[index].astype(np.float64)))
-        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
-    row["deviation"] = worst
-    row["ort_keras32"] = worst32
-    if case.get("outputs64"):
-        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
-    # verify --engine-outputs on ORT's outputs, one <name>.npy each.
-    engine = os.path.join(export, "onnxruntime")
-    os.makedirs(engine, exist_ok=True)
-    for name, array in computed.items():
-        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
-    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
-                            os.path.join(cases, "input_0.pb"), "--quiet"], timeout)
-    row["verify32"] = str(code)
-    row["seconds"] += took
-    if code not in (0, "timeout") and code != 2:
-        problems.append("verify --engine-outputs: " + first_line(text))
-    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
-        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
-    shutil.rmtree(export, ignore_errors=True)
-    return row
+    return judge_engine(case, foldkit, timeout, export, "onnxruntime", computed, outputs, problems, row)
 
 
 def check_litert(case, foldkit, timeout, folder):
@@ -633,16 +649,8 @@ def check_litert(case, foldkit, timeout, folder):
     from onnx import numpy_helper
 
     export = case["file"] + ".tflite-export"
-    shutil.rmtree(export, ignore_errors=True)
-    code, text, seconds = run([foldkit, "export", case["file"], "--format", "tflite", "--input", case["input"], "--out", export],
-                              timeout)
-    row = dict(seconds=seconds, verify32="-", deviation=None)
-    if code == "timeout":
-        row["status"] = f"timeout ({timeout} s) in export"
-        return row
-    if code != 0:
-        row["status"] = "refused: " + first_line(text)
-        row["refusal"] = first_line(text)
+    row, written = export_for_engine(case, foldkit, timeout, "tflite", export)
+    if not written:
         return row
     path = os.path.join(export, "model.tflite")
     cases = os.path.join(export, "test_data_set_0")
@@ -686,41 +694,7 @@ def check_litert(case, foldkit, timeout, folder):
             reference = numpy_helper.to_array(onnx.load_tensor(os.path.join(cases, f"output_{k}.pb"))).astype(np.float64)
             own = max(own, relative(computed[name], reference))
     row["ort_ref"] = own
-    layer_of = {o["name"]: o["layerName"] for o in outputs}
-    worst, worst32 = 0.0, 0.0
-    references = case.get("outputs64") or case["outputs"]
-    for index, keras_name in enumerate(case["names"]):
-        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
-                 or layer_of.get(n, "").endswith("/" + keras_name)]
-        if not match and len(names) == len(case["names"]) == 1:
-            match = names
-        if not match or match[-1] not in computed:
-            problems.append(f"no model output for Keras output {keras_name}")
-            continue
-        ours = to_keras_layout(computed[match[-1]], references[index]).astype(np.float64)
-        if not np.all(np.isfinite(ours)):
-            problems.append(f"output {match[-1]}: non-finite values")
-            continue
-        worst = max(worst, relative(ours, references[index].astype(np.float64)))
-        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
-    row["deviation"] = worst
-    row["ort_keras32"] = worst32
-    if case.get("outputs64"):
-        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
-    engine = os.path.join(export, "litert")
-    os.makedirs(engine, exist_ok=True)
-    for name, array in computed.items():
-        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
-    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
-                            os.path.join(cases, "input_0.pb"), "--quiet"], timeout)
-    row["verify32"] = str(code)
-    row["seconds"] += took
-    if code not in (0, "timeout") and code != 2:
-        problems.append("verify --engine-outputs: " + first_line(text))
-    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
-        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
-    shutil.rmtree(export, ignore_errors=True)
-    return row
+    return judge_engine(case, foldkit, timeout, export, "litert", computed, outputs, problems, row)
 
 
 def check_ncnn(case, foldkit, timeout, folder):
@@ -729,20 +703,14 @@ def check_ncnn(case, foldkit, timeout, folder):
     runner (Fixtures/engines/engine_check.py: read_ncnn_export, run_ncnn), its outputs (C x H x W, reshaped to
     FoldKit's [1, C, H, W] references) against Keras's own prediction (float64 when there is one; within
     TOLERANCE of the largest value), and `foldkit verify --engine-outputs` on them. Returns the row's fields."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "engines"))
+    engines = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "engines")
+    if engines not in sys.path:
+        sys.path.insert(0, engines)
     import engine_check
 
     export = case["file"] + ".ncnn-export"
-    shutil.rmtree(export, ignore_errors=True)
-    code, text, seconds = run([foldkit, "export", case["file"], "--format", "ncnn", "--input", case["input"], "--out", export],
-                              timeout)
-    row = dict(seconds=seconds, verify32="-", deviation=None)
-    if code == "timeout":
-        row["status"] = f"timeout ({timeout} s) in export"
-        return row
-    if code != 0:
-        row["status"] = "refused: " + first_line(text)
-        row["refusal"] = first_line(text)
+    row, written = export_for_engine(case, foldkit, timeout, "ncnn", export)
+    if not written:
         return row
     with open(os.path.join(export, "metadata.json")) as file:
         outputs = json.load(file).get("foldkit.outputs", [])
@@ -752,43 +720,8 @@ def check_ncnn(case, foldkit, timeout, folder):
     except Exception as error:
         row["status"] = f"ncnn refused: {type(error).__name__}: {first_line(str(error))}"
         return row
-    names = [name for name, _ in references]
     row["ort_ref"] = max((relative(computed[name], reference.astype(np.float64)) for name, reference in references), default=0.0)
-    layer_of = {o["name"]: o["layerName"] for o in outputs}
-    worst, worst32 = 0.0, 0.0
-    keras_references = case.get("outputs64") or case["outputs"]
-    for index, keras_name in enumerate(case["names"]):
-        match = [n for n in names if layer_of.get(n) == keras_name or layer_of.get(n, "").startswith(keras_name + "/")
-                 or layer_of.get(n, "").endswith("/" + keras_name)]
-        if not match and len(names) == len(case["names"]) == 1:
-            match = names
-        if not match:
-            problems.append(f"no model output for Keras output {keras_name}")
-            continue
-        ours = to_keras_layout(computed[match[-1]], keras_references[index]).astype(np.float64)
-        if not np.all(np.isfinite(ours)):
-            problems.append(f"output {match[-1]}: non-finite values")
-            continue
-        worst = max(worst, relative(ours, keras_references[index].astype(np.float64)))
-        worst32 = max(worst32, relative(ours, case["outputs"][index].astype(np.float64)))
-    row["deviation"] = worst
-    row["ort_keras32"] = worst32
-    if case.get("outputs64"):
-        row["keras32"] = max(relative(o32, o64) for o32, o64 in zip(case["outputs"], case["outputs64"]))
-    engine = os.path.join(export, "ncnn")
-    os.makedirs(engine, exist_ok=True)
-    for name, array in computed.items():
-        np.save(os.path.join(engine, name + ".npy"), np.asarray(array, dtype=np.float32))
-    code, text, took = run([foldkit, "verify", case["file"], "--engine-outputs", engine, "--input",
-                            os.path.join(export, "test_data_set_0", "input_0.pb"), "--quiet"], timeout)
-    row["verify32"] = str(code)
-    row["seconds"] += took
-    if code not in (0, "timeout") and code != 2:
-        problems.append("verify --engine-outputs: " + first_line(text))
-    row["status"] = ("mismatch: " + "; ".join(problems)) if problems else \
-        ("engine matches" if worst <= TOLERANCE else f"mismatch {worst:.2e}")
-    shutil.rmtree(export, ignore_errors=True)
-    return row
+    return judge_engine(case, foldkit, timeout, export, "ncnn", computed, outputs, problems, row)
 
 
 ENGINE_LABEL = "ORT"

@@ -12,6 +12,12 @@ let package = Package(
         .library(name: "FoldKit", targets: ["FoldKit"]),
         // The app side: reads and checks a blob folder with Foundation only (no HDF5, no BLAS).
         .library(name: "FoldKitLoader", targets: ["FoldKitLoader", "FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
+        // A CPU engine for a blob folder, for apps and tests on Linux (where there is no Metal): the network rebuilt
+        // from the folder alone, FoldKit's executor, and image decoding with the manifest's resize. Nothing of
+        // the converter (readers, verifier, writers, command line).
+        .library(
+            name: "FoldKitCPUEngine",
+            targets: ["FoldKitBlobNetwork", "FoldKitRuntime", "FoldKitImage", "FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
         .executable(name: "foldkit", targets: ["FoldKitCLI"]),
         .plugin(name: "FoldKitPlugin", targets: ["FoldKitPlugin"]),
     ],
@@ -69,6 +75,11 @@ let package = Package(
         .target(name: "FoldKitCore"),
         // The app side: reads a blob folder through FoldKitBlobFormat, with Foundation only.
         .target(name: "FoldKitLoader", dependencies: ["FoldKitBlobFormat", "FoldKitDetection", "FoldKitCore"]),
+        // The network rebuilt from a blob folder alone (manifest + blobs) and the weight layout moves both the
+        // blob writer and the readers use. Foundation and the format module only.
+        .target(name: "FoldKitBlobNetwork", dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection"]),
+        // Images: JPEG and PNG decoding (libjpeg-turbo, libpng), the network input an image becomes, box drawing.
+        .target(name: "FoldKitImage", dependencies: ["FoldKitCore", "FoldKitDetection", "CTurboJPEG", "CPNG"]),
         .target(name: "FoldKitDarknet", dependencies: ["FoldKitCore"]),
         .target(
             name: "FoldKitKeras",
@@ -100,8 +111,8 @@ let package = Package(
         .target(
             name: "FoldKitIO",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitNCNN", "FoldKitONNX",
-                "FoldKitONNXProto", "FoldKitTFLite", "FoldKitRuntime", "CTurboJPEG", "CPNG",
+                "FoldKitBlobFormat", "FoldKitBlobNetwork", "FoldKitCore", "FoldKitDetection", "FoldKitDarknet", "FoldKitKeras", "FoldKitNCNN",
+                "FoldKitONNX", "FoldKitONNXProto", "FoldKitTFLite", "FoldKitRuntime",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
@@ -109,20 +120,22 @@ let package = Package(
         // precision, boxes, float16 hazards, the report and the audit page.
         .target(
             name: "FoldKitVerify",
-            dependencies: ["FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitRuntime", "FoldKitIO", "CDeviationScan"]),
+            dependencies: [
+                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitRuntime", "FoldKitImage", "FoldKitIO", "CDeviationScan",
+            ]),
         // The library a client imports: re-exports the targets above, plus inspect and the bench.
         .target(
             name: "FoldKit",
             dependencies: [
-                "FoldKitBlobFormat", "FoldKitCore", "FoldKitDetection", "FoldKitNCNN", "FoldKitONNX", "FoldKitRuntime", "FoldKitIO",
-                "FoldKitTFLite", "FoldKitVerify",
+                "FoldKitBlobFormat", "FoldKitBlobNetwork", "FoldKitCore", "FoldKitDetection", "FoldKitNCNN", "FoldKitONNX", "FoldKitRuntime",
+                "FoldKitIO", "FoldKitImage", "FoldKitTFLite", "FoldKitVerify",
             ]),
         // The command `foldkit`; the target is named FoldKitCLI so that no two paths differ only by
         // letter case (Sources/FoldKit and Sources/foldkit are one folder on macOS's default file system).
         .executableTarget(
             name: "FoldKitCLI",
             dependencies: [
-                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet", "FoldKitONNX", "CEarlySignals",
+                "FoldKit", "FoldKitBlobFormat", "FoldKitDarknet", "FoldKitImage", "FoldKitONNX", "CEarlySignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Runs `foldkit convert` on a target's model files during the build (Docs/Plugin.md).
@@ -145,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "FoldKitTests",
             dependencies: [
-                "FoldKit", "FoldKitDarknet", "FoldKitLoader", "FoldKitTestSupport",
+                "FoldKit", "FoldKitBlobNetwork", "FoldKitDarknet", "FoldKitImage", "FoldKitLoader", "FoldKitTestSupport",
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
             ]),
         .testTarget(
@@ -154,7 +167,8 @@ let package = Package(
         .testTarget(
             name: "FoldKitCLITests",
             dependencies: [
-                "FoldKitCLI", "FoldKit", "FoldKitDarknet", "FoldKitTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "FoldKitCLI", "FoldKit", "FoldKitBlobNetwork", "FoldKitDarknet", "FoldKitTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
     ]
 )

@@ -1,4 +1,5 @@
 import FoldKit
+import FoldKitImage
 import Foundation
 
 /// `verify --image`: the final boxes printed in image pixels and, with `--draw`, drawn with their labels.

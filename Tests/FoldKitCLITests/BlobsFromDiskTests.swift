@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitBlobNetwork
 import FoldKitTestSupport
 import Foundation
 import XCTest

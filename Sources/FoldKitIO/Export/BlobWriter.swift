@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitBlobNetwork
 import FoldKitCore
 import Foundation
 
@@ -194,23 +195,7 @@ public enum BlobWriter {
 
     /// The element count of the layer's weight tensor that goes through the reusable buffers (0 if none).
     private static func largestStreamedTensor(_ layer: Layer, in network: Network) -> Int {
-        weightsForm(of: layer, in: network)?.dims.reduce(1, *) ?? 0
-    }
-
-    /// The blobs of `layer` as its operation declares them (`LayerOperation.blobs`).
-    static func plans(of layer: Layer, in network: Network) -> [BlobTensorPlan] {
-        layer.kind.operation.blobs(inputShapes: layer.inputs.map(network.shape(of:)), outputShape: layer.outputShape)
-    }
-
-    /// The OIHW dims [O, I, kh, kw] a layer's weights blob is written from, and whether they take the
-    /// depthwise sliced form, as the operation declares them (a connected layer's [out, C, H, W] over its
-    /// input, a locally connected layer's [L*O, C, k, k]: Docs/BlobFormat.md); nil for layers without a
-    /// weights blob. `BlobReader` uses the same dims to move blobs back to OIHW.
-    static func weightsForm(of layer: Layer, in network: Network) -> (dims: [Int], depthwise: Bool)? {
-        for plan in plans(of: layer, in: network) {
-            if case .weights(let dims, let depthwise) = plan.form { return (dims, depthwise) }
-        }
-        return nil
+        network.weightsForm(of: layer)?.dims.reduce(1, *) ?? 0
     }
 
     /// The file-name prefix of a layer's blobs: the operation's (`conv`, `fc`, ...) and the layer index for

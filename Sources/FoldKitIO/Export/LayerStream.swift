@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitBlobNetwork
 import FoldKitCore
 import Foundation
 
@@ -42,7 +43,7 @@ final class LayerStream {
         var blobs: [(role: TensorRole, suffix: String, payload: Payload, shape: [Int], layout: BlobLayout)] = []
         do {
             guard layer.kind.operation.isFolded else { throw Self.unfolded }
-            for (offset, plan) in BlobWriter.plans(of: layer, in: network).enumerated() {
+            for (offset, plan) in network.blobPlans(of: layer).enumerated() {
                 switch plan.form {
                 case .weights(let dims, let depthwise):
                     guard let weights = plan.tensor else { throw FoldKitError(.badInput, "the layer has no weights") }

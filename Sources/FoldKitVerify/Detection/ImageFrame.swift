@@ -1,6 +1,7 @@
 import FoldKitCore
 import FoldKitDetection
 import FoldKitIO
+import FoldKitImage
 
 /// Where the original image lies in the network input: boxes are clipped to it and mapped to its pixels,
 /// as a consumer does (Darknet's `correct_yolo_boxes` undoes the letterbox, `draw_detections` clips to

@@ -1,4 +1,5 @@
 import FoldKitIO
+import FoldKitImage
 import Foundation
 
 /// The checked image with the original network's final boxes, as inline SVG for the audit page: the

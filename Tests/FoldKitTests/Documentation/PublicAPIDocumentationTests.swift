@@ -8,7 +8,7 @@ import XCTest
 final class PublicAPIDocumentationTests: XCTestCase {
     private let modules = [
         "FoldKitBlobFormat", "FoldKitCore", "FoldKitDarknet", "FoldKitKeras", "FoldKit", "FoldKitLoader", "FoldKitDetection", "FoldKitONNX",
-        "FoldKitNCNN", "FoldKitTFLite", "FoldKitRuntime", "FoldKitIO", "FoldKitVerify",
+        "FoldKitNCNN", "FoldKitTFLite", "FoldKitRuntime", "FoldKitIO", "FoldKitVerify", "FoldKitBlobNetwork", "FoldKitImage",
     ]
 
     func testLibraryPageListsEveryPublicTypeAndNoOther() throws {

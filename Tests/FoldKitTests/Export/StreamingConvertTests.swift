@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitBlobNetwork
 import FoldKitDarknet
 import FoldKitTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import FoldKitBlobFormat
+import FoldKitBlobNetwork
 import XCTest
 
 @testable import FoldKit

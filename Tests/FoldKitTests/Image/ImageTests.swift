@@ -4,6 +4,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitIO
+@testable import FoldKitImage
 
 /// References under Fixtures/images come from OpenCV (Fixtures/images/generate.py).
 final class ImageTests: XCTestCase {

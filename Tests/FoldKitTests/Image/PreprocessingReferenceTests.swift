@@ -4,6 +4,7 @@ import XCTest
 
 @testable import FoldKit
 @testable import FoldKitIO
+@testable import FoldKitImage
 
 /// Letterbox and center crop against an independent numpy implementation of the documented rule
 /// (Fixtures/images/make_preprocessing_reference.py): every pixel of every channel.

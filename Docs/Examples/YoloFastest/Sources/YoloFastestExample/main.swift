@@ -1,5 +1,7 @@
-import FoldKit
+import FoldKitBlobNetwork
+import FoldKitImage
 import FoldKitLoader
+import FoldKitRuntime
 import Foundation
 
 // An app's path from the folder FoldKitPlugin generated during the build (`yolo-fastest-1.1.blobs` in this
@@ -7,9 +9,9 @@ import Foundation
 //  1. FoldKitLoader (Foundation only, what an app on a device links) reads the folder: every blob's size and
 //     SHA-256 checked against manifest.json, the files memory-mapped, and the manifest's description of the
 //     network: the input it expects, its detection heads and class names.
-//  2. An engine runs the network on dog.jpg. On a device that is Metal; here FoldKit's CPU executor stands
-//     in, running the network rebuilt from the folder alone (BlobNetwork), the image fitted as the manifest's
-//     `input` says.
+//  2. An engine runs the network on dog.jpg. On a device that is Metal; here FoldKit's CPU executor (the
+//     FoldKitCPUEngine product, nothing of the converter) stands in, running the network rebuilt from the
+//     folder alone (BlobNetwork), the image fitted as the manifest's `input` says.
 //  3. FoldKitLoader decodes the engine's head outputs into boxes: the decoding and NMS `foldkit verify` uses.
 
 let modelName = "yolo-fastest-1.1"

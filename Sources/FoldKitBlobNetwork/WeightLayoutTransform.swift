@@ -11,11 +11,11 @@ import FoldKitCore
 /// - sliced: ((o*kh + y)*kw + x)*Ip + i, Ip = 4*ceil(I/4), padding zero (a Metal kernel reading 4-channel
 ///   texels); depthwise (groups = O, I = 1): (((o/4)*kh + y)*kw + x)*4 + o%4, last slice zero-padded.
 ///   The sliced forms hold more values than the source (Docs/BlobFormat.md "Sliced layout").
-enum WeightLayoutTransform {
+package enum WeightLayoutTransform {
     /// Where OIHW element (o, i, y, x) of weights with `dims` = [O, I, kh, kw] is stored in `layout`
     /// (the formulas above). `depthwise` selects the depthwise sliced form; other layouts ignore it.
     @inline(__always)
-    static func storedIndex(
+    package static func storedIndex(
         o: Int, i: Int, y: Int, x: Int, dims: (o: Int, i: Int, kh: Int, kw: Int), in layout: WeightLayout, depthwise: Bool = false
     ) -> Int {
         switch layout {
@@ -29,16 +29,16 @@ enum WeightLayoutTransform {
     }
 
     /// `count` rounded up to a whole number of 4-channel slices: 4*ceil(count/4).
-    static func paddedToSlices(_ count: Int) -> Int { (count + 3) / 4 * 4 }
+    package static func paddedToSlices(_ count: Int) -> Int { (count + 3) / 4 * 4 }
 
     /// Whether a layer's weights take the depthwise sliced form: one input channel per group and one
     /// output per group (groups = O = input channels), so output channel o reads input channel o.
-    static func isDepthwise(groups: Int, dims: [Int]) -> Bool {
+    package static func isDepthwise(groups: Int, dims: [Int]) -> Bool {
         dims.count == 4 && groups > 1 && dims[1] == 1 && dims[0] == groups
     }
 
     /// The OIHW `source` (`dims` = [O, I, kh, kw]) rearranged into `layout`.
-    static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
+    package static func fromOIHW(_ source: [Float], dims: [Int], to layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
         if layout == .sliced {
             return try source.withUnsafeBufferPointer { try sliced(fromOIHW: $0, dims: dims, depthwise: depthwise) }
         }
@@ -48,7 +48,7 @@ enum WeightLayoutTransform {
     }
 
     /// The OIHW `source` in the sliced layout: every element at `storedIndex(.sliced)`, padding zero.
-    static func sliced(fromOIHW source: UnsafeBufferPointer<Float>, dims: [Int], depthwise: Bool) throws -> [Float] {
+    package static func sliced(fromOIHW source: UnsafeBufferPointer<Float>, dims: [Int], depthwise: Bool) throws -> [Float] {
         let d = try checkedDims(dims, count: source.count)
         try checkDepthwise(depthwise, d)
         var out = [Float](repeating: 0, count: shape(dims, in: .sliced, depthwise: depthwise).reduce(1, *))
@@ -68,7 +68,7 @@ enum WeightLayoutTransform {
 
     /// The inverse of `fromOIHW`: values stored in `layout` back to OIHW, `dims` = [O, I, kh, kw]. The
     /// padding of the sliced layout is dropped (not checked).
-    static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
+    package static func toOIHW(_ stored: [Float], dims: [Int], from layout: WeightLayout, depthwise: Bool = false) throws -> [Float] {
         let d = try checkedDims(dims, count: dims.reduce(1, *))
         if layout == .sliced { try checkDepthwise(depthwise, d) }
         let storedCount = shape(dims, in: layout, depthwise: depthwise).reduce(1, *)
@@ -99,7 +99,7 @@ enum WeightLayoutTransform {
     /// each chunk of whole output rows after the fold pass has folded them. OIHW and OHWI keep each
     /// output's row at the same place (see `isRowLocal`), so they need only a row-sized temporary; HWIO
     /// needs a copy of the tensor.
-    static func rearrange(inPlace values: UnsafeMutableBufferPointer<Float>, dims: [Int], to layout: WeightLayout) throws {
+    package static func rearrange(inPlace values: UnsafeMutableBufferPointer<Float>, dims: [Int], to layout: WeightLayout) throws {
         let d = try checkedDims(dims, count: values.count)
         guard values.count > 0, let base = values.baseAddress else { return }
         let spatial = d.kh * d.kw
@@ -152,10 +152,10 @@ enum WeightLayoutTransform {
     /// `rearrange(inPlace:...)` on a run of whole rows ([rows, I, kh, kw]) gives exactly those rows
     /// of the whole tensor's result. OIHW and OHWI do; HWIO interleaves the outputs, and sliced is not
     /// made in place (it grows by its padding).
-    static func isRowLocal(_ layout: WeightLayout) -> Bool { layout == .oihw || layout == .ohwi }
+    package static func isRowLocal(_ layout: WeightLayout) -> Bool { layout == .oihw || layout == .ohwi }
 
     /// The shape as written in `layout`, from OIHW dims (sliced: the padded shape).
-    static func shape(_ dims: [Int], in layout: WeightLayout, depthwise: Bool = false) -> [Int] {
+    package static func shape(_ dims: [Int], in layout: WeightLayout, depthwise: Bool = false) -> [Int] {
         guard dims.count == 4 else { return dims }
         switch layout {
         case .oihw: return dims
@@ -175,7 +175,7 @@ enum WeightLayoutTransform {
 
     /// `dims` as (O, I, kh, kw) after checking they are 4-D and hold `count` values: the one shape check
     /// of weights against their OIHW dims.
-    static func checkedDims(_ dims: [Int], count: Int) throws -> (o: Int, i: Int, kh: Int, kw: Int) {
+    package static func checkedDims(_ dims: [Int], count: Int) throws -> (o: Int, i: Int, kh: Int, kw: Int) {
         guard dims.count == 4, dims.reduce(1, *) == count else {
             throw FoldKitError(.badInput, "weights do not match their shape", expected: "\(dims) = \(dims.reduce(1, *)) values", found: "\(count)")
         }

@@ -4,7 +4,7 @@ extension Activation {
     /// The activation a manifest `activation` names (`Activation.name`): the parameter-free ones by name,
     /// "leaky" (slope 0.1) and "leaky(s)", "elu" (alpha 1) and "elu(a)", "selu" (Keras's constants). Nil for
     /// a name that does not say all its parameters (a clipped relu's text).
-    init?(manifestName name: String) {
+    package init?(manifestName name: String) {
         let simple: [Activation] = [
             .linear, .relu, .logistic, .tanh, .relu6, .swish, .mish, .hardMish, .ramp, .gelu, .geluErf, .softplus, .hardSigmoid,
             .hardSigmoidRelu6, .hardSwish, .leaky(slope: 0.1), .elu(alpha: 1),

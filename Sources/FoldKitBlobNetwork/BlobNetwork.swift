@@ -33,7 +33,7 @@ public enum BlobNetwork {
         var values: [String: [Float]] = [:]
         for entry in manifest.tensors {
             let blob: BlobFolderReader.LoadedBlob
-            do { blob = try BlobFolderReader.load(entry, in: folder, memoryMapped: true, digest: { Checksum.sha256Hex($0) }) } catch let error
+            do { blob = try BlobFolderReader.load(entry, in: folder, memoryMapped: true, digest: { PlatformSHA256.hex(of: $0) }) } catch let error
                 as BlobFolderError
             {
                 throw FoldKitError(
@@ -46,7 +46,7 @@ public enum BlobNetwork {
             }
             values[entry.name] = BlobValues.floats(blob.data, dtype: entry.dtype)
         }
-        let network = try BlobReader.rebuild(model: skeleton, manifest: manifest, values: values)
+        let network = try rebuild(model: skeleton, manifest: manifest, values: values)
         for layer in network.layers {
             let inferred: ActivationShape
             do { inferred = try layer.kind.outputShape(for: layer.inputs.map(network.shape(of:))) } catch let error as FoldKitError {
@@ -62,7 +62,7 @@ public enum BlobNetwork {
     }
 
     /// The layers of `manifest` with placeholder parameters of the right shapes (filled from the blobs by
-    /// `BlobReader.rebuild`).
+    /// `rebuild(model:manifest:values:)`).
     static func network(manifest: BlobManifest, manifestPath: String, input: BlobInput) throws -> Network {
         let inputShape = ActivationShape(channels: input.shape[0], height: input.shape[1], width: input.shape[2])
         let heads = Dictionary((manifest.heads ?? []).map { ($0.layer, $0.decoding) }, uniquingKeysWith: { first, _ in first })

@@ -103,4 +103,35 @@ final class FixturesCommandTests: XCTestCase {
         XCTAssertEqual(check.status, 1, check.stdout + check.stderr)
         XCTAssertTrue(check.stderr.contains("outside the pack") && check.stderr.contains("../outside.npy"), check.stderr)
     }
+
+    /// The manifest's layouts and element types are read as their enums: an unknown layout (the pack's or a
+    /// tensor's) or a dtype other than float32 is refused naming manifest.json, the key and the value found,
+    /// exit 1, before any tensor is compared.
+    func testCheckRefusesAnUnknownLayoutOrDType() throws {
+        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
+        let dir = try TestData.temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let weights = dir.appendingPathComponent("w.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let pack = dir.appendingPathComponent("pack")
+        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--out", pack.path]).status, 0)
+        let manifestURL = pack.appendingPathComponent("manifest.json")
+        let original = try String(contentsOf: manifestURL, encoding: .utf8)
+        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--check", pack.path]).status, 0, "the unedited pack checks")
+        let edits: [(from: String, to: String, found: String)] = [
+            ("\"layout\" : \"nchw\"", "\"layout\" : \"chwn\"", "chwn"),
+            ("\"dtype\" : \"float32\"", "\"dtype\" : \"float16\"", "float16"),
+            ("\"dtype\" : \"float32\"", "\"dtype\" : \"int8\"", "int8"),
+        ]
+        for edit in edits {
+            guard let range = original.range(of: edit.from) else {
+                XCTFail("manifest.json has no \(edit.from)")
+                continue
+            }
+            try original.replacingCharacters(in: range, with: edit.to).write(to: manifestURL, atomically: true, encoding: .utf8)
+            let check = try CommandRunner.run(["fixtures", cfg, weights, "--check", pack.path])
+            XCTAssertEqual(check.status, 1, edit.to + ": " + check.stdout + check.stderr)
+            XCTAssertTrue(check.stderr.contains("manifest.json") && check.stderr.contains(edit.found), edit.to + ": " + check.stderr)
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 import FoldKitRuntime
 import Foundation
@@ -115,11 +116,22 @@ public enum FixtureChecker {
             throw FoldKitError(.io, "no manifest.json in the fixture folder", file: manifestURL.path)
         }
         let manifest: FixtureManifest
-        do { manifest = try JSONDecoder().decode(FixtureManifest.self, from: data) } catch {
+        do { manifest = try JSONDecoder().decode(FixtureManifest.self, from: data) } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.last?.stringValue == "layout" || context.codingPath.last?.stringValue == "dtype"
+        {
+            let key = context.codingPath.last?.stringValue ?? ""
+            let known = key == "layout" ? FixtureLayout.allCases.map(\.rawValue) : [BlobDType.float32.rawValue]
+            throw FoldKitError(
+                .badInput, "unknown fixture \(key) at \(context.codingPath.map(\.stringValue).joined(separator: "."))",
+                file: manifestURL.path, expected: known.joined(separator: ", "), found: Self.foundValue(in: data, at: context.codingPath))
+        } catch {
             throw FoldKitError(.badInput, "manifest.json is not a FoldKit fixture manifest: \(error)", file: manifestURL.path)
         }
-        guard let layout = FixtureLayout(rawValue: manifest.layout) else {
-            throw FoldKitError(.badInput, "unknown fixture layout", file: manifestURL.path, found: manifest.layout)
+        let layout = manifest.layout
+        for entry in manifest.tensors where entry.dtype != .float32 {
+            throw FoldKitError(
+                .badInput, "fixture tensors are float32", file: manifestURL.path, layer: entry.name, expected: BlobDType.float32.rawValue,
+                found: entry.dtype.rawValue)
         }
         for entry in manifest.tensors where !SafeFileName.isPlain(entry.file) {
             throw FoldKitError(
@@ -169,6 +181,20 @@ public enum FixtureChecker {
     }
 
     /// Whether `file` is `test_data_set_0/<plain name>`.
+    /// The JSON value at `path` in `data` as text, for an error naming what was found ("?" when it cannot be
+    /// read back).
+    private static func foundValue(in data: Data, at path: [CodingKey]) -> String {
+        var value: Any? = try? JSONSerialization.jsonObject(with: data)
+        for key in path {
+            if let index = key.intValue, let array = value as? [Any] {
+                value = index < array.count ? array[index] : nil
+            } else {
+                value = (value as? [String: Any])?[key.stringValue]
+            }
+        }
+        return value.map { "\($0)" } ?? "?"
+    }
+
     private static func isONNXPath(_ file: String) -> Bool {
         let prefix = ONNXTensorFile.folder + "/"
         return file.hasPrefix(prefix) && SafeFileName.isPlain(String(file.dropFirst(prefix.count)))

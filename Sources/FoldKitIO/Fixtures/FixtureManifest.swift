@@ -1,3 +1,4 @@
+import FoldKitBlobFormat
 import FoldKitCore
 import Foundation
 
@@ -36,10 +37,11 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
         public var type: String
         /// The array's shape in the file (in the order of `layout`).
         public var shape: [Int]
-        /// nchw, nhwc or sliced.
-        public var layout: String
-        /// "float32".
-        public var dtype: String
+        /// How the array is laid out (nchw, nhwc or sliced): the pack's layout, or nhwc for a darknet head
+        /// buffer kept in darknet's own order. An unknown name fails decoding.
+        public var layout: FixtureLayout
+        /// The element type: float32 (FoldKitBlobFormat's `BlobDType`; fixture packs hold float32 only).
+        public var dtype: BlobDType
         /// SHA-256 (hex) of the .npy file.
         public var sha256: String
     }
@@ -58,8 +60,8 @@ public struct FixtureManifest: Codable, Equatable, Sendable {
     public var input: String
     /// Which network produced the outputs and in what precision.
     public var computedBy: String
-    /// The layout of every tensor (nchw, nhwc or sliced).
-    public var layout: String
+    /// The layout of the pack (nchw, nhwc or sliced). An unknown name fails decoding.
+    public var layout: FixtureLayout
     /// The input first, then each written layer's output in network order.
     public var tensors: [Tensor]
     /// The `.npz` pack holding the same arrays (member = file name without `.npy`), when written.

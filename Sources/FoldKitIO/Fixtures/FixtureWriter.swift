@@ -50,7 +50,7 @@ public enum FixtureWriter {
                         tensors.append(
                             FixtureManifest.Tensor(
                                 file: tensor.fileName, layer: tensor.id, name: tensor.name, type: tensor.type, shape: tensor.shape,
-                                layout: tensor.layout, dtype: "float32", sha256: Checksum.sha256Hex(data)))
+                                layout: tensor.layout, dtype: .float32, sha256: Checksum.sha256Hex(data)))
                         try packer?.add(name: String(tensor.fileName.dropLast(4)), npy: data)
                         if onnx {
                             let name = position == 0 ? ONNXTensorFile.inputName : ONNXTensorFile.outputName(onnxTensors.count - 1)
@@ -74,7 +74,7 @@ public enum FixtureWriter {
                 format: "foldkit-fixtures", version: manifestVersion,
                 source: network.sourceFiles.map { URL(fileURLWithPath: $0).lastPathComponent },
                 bnEpsilon: network.epsilonConvention.epsilon, bnEpsilonMode: network.epsilonConvention.placement.rawValue,
-                input: input.origin, computedBy: computedBy, layout: layout.rawValue, tensors: tensors, pack: pack,
+                input: input.origin, computedBy: computedBy, layout: layout, tensors: tensors, pack: pack,
                 layers: .init(choice: layers.name, written: chosen.map { layerID(network.layers[$0], in: network) }),
                 onnx: onnx ? onnxTensors : nil)
             try JSONOutput.write(manifest, to: try folder.url(for: "manifest.json"))
@@ -150,7 +150,7 @@ public enum FixtureWriter {
         package var id: FixtureManifest.LayerID
         package var name: String
         package var type: String
-        package var layout: String
+        package var layout: FixtureLayout
         package var shape: [Int]
         package var values: [Float]
     }
@@ -164,7 +164,7 @@ public enum FixtureWriter {
         let entry = describe(network: network, position: position)
         let arranged = arrange(values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
         let plain = StoredTensor(
-            fileName: entry.fileName, id: entry.id, name: entry.name, type: entry.type, layout: layout.rawValue, shape: arranged.shape,
+            fileName: entry.fileName, id: entry.id, name: entry.name, type: entry.type, layout: layout, shape: arranged.shape,
             values: arranged.values)
         guard position > 0, let darknet = DarknetLayerOutput.transform(network.layers[position - 1], values: values) else { return [plain] }
         var head = plain, raw = plain
@@ -173,7 +173,7 @@ public enum FixtureWriter {
             let transformed = arrange(darknet.values, position: position, shape: entry.shape, layout: layout, vectors: vectors)
             (head.values, head.shape) = (transformed.values, transformed.shape)
         case .locationFirst:
-            (head.values, head.shape, head.layout) = (darknet.values, [1, entry.shape.height, entry.shape.width, entry.shape.channels], "nhwc")
+            (head.values, head.shape, head.layout) = (darknet.values, [1, entry.shape.height, entry.shape.width, entry.shape.channels], .nhwc)
         }
         raw.fileName = String(entry.fileName.dropLast(4)) + "_raw.npy"
         raw.name = entry.name + " (raw)"

@@ -5,7 +5,7 @@ activations, LayerNormalization, the applications' own layers, Conv2DTranspose, 
 the remaining merges), with non-trivial weights, saved in every file kind that can express it, with
 each framework's own prediction for a seeded input. generate.py's files are not touched.
 
-Run from anywhere:  python3 Fixtures/keras/generate_layers.py [--out DIR]
+Run from anywhere:  python3 Fixtures/keras/generate_layers.py [--out DIR] [--only NAME ...]
 Writes into the folder of this script (LAYERS.md lists every model, its layer and shapes):
   <model>.tfkeras.h5, <model>.keras3.h5, <model>.keras        the saved models (the kinds that exist)
   <model>.input.npy                                            seeded input, NHWC float32, batch 1
@@ -422,8 +422,14 @@ def main():
     if "--out" in sys.argv:
         OUT = sys.argv[sys.argv.index("--out") + 1]
         os.makedirs(OUT, exist_ok=True)
+    # --only NAME ... writes those models alone (each keeps its seed, 2100 + its place in MODELS).
+    only = set(sys.argv[sys.argv.index("--only") + 1:]) if "--only" in sys.argv else None
+    if only is not None and not only <= set(MODELS):
+        sys.exit(f"unknown models: {sorted(only - set(MODELS))}")
     written = []
     for index, (name, (build, (low, high))) in enumerate(MODELS.items()):
+        if only is not None and name not in only:
+            continue
         rng = np.random.default_rng(2100 + index)
         keras.utils.set_random_seed(2100 + index)
         tf_keras.utils.set_random_seed(2100 + index)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Builds one tiny Keras model per layer class or pattern Docs/Formats/Keras.md lists (nested models, shared layers,
 preprocessing, augmentation, tf.keras TFOpLambda ops and their Keras 3 operation layers, the newer
-activations, LayerNormalization, the applications' own layers, Conv2DTranspose, bilinear upsampling,
-the remaining merges), with non-trivial weights, saved in every file kind that can express it, with
-each framework's own prediction for a seeded input. generate.py's files are not touched.
+activations, LayerNormalization, GroupNormalization, the applications' own layers, Conv2DTranspose,
+bilinear upsampling, the remaining merges), with non-trivial weights, saved in every file kind that can
+express it, with each framework's own prediction for a seeded input. generate.py's files are not touched.
 
-Run from anywhere:  python3 Fixtures/keras/generate_layers.py [--out DIR]
+Run from anywhere:  python3 Fixtures/keras/generate_layers.py [--out DIR] [--only NAME ...]
 Writes into the folder of this script (LAYERS.md lists every model, its layer and shapes):
   <model>.tfkeras.h5, <model>.keras3.h5, <model>.keras        the saved models (the kinds that exist)
   <model>.input.npy                                            seeded input, NHWC float32, batch 1
@@ -241,6 +241,17 @@ def layer_normalization(K):
     return K.Model(inp, L.LayerNormalization(epsilon=1e-6, name="ln")(x), name="layer_normalization")
 
 
+def group_normalization(K):
+    """GroupNormalization(groups=4) over the channel axis of an 8-channel conv map, then one with
+    scale=False (beta only) and groups=-1 (one group per channel) over a second conv."""
+    L = K.layers
+    inp = L.Input(shape=(5, 6, 3), name="image")
+    x = L.Conv2D(8, 3, padding="same", name="conv")(inp)
+    x = L.GroupNormalization(groups=4, name="gn")(x)
+    x = L.Conv2D(4, 1, name="conv2")(x)
+    return K.Model(inp, L.GroupNormalization(groups=-1, scale=False, epsilon=1e-5, name="gn_beta")(x), name="group_normalization")
+
+
 def convnext_block(K):
     """A ConvNeXt block as the application writes it: depthwise 7x7, LayerNormalization, Dense 4C, gelu,
     Dense C, the application's own LayerScale and StochasticDepth (identity at inference), residual Add."""
@@ -344,6 +355,7 @@ MODELS = {
     "upsampling_bilinear": (upsampling_bilinear, (-1, 1)),
     "merges": (merges, (-1, 1)),
     "concat_outer": (concat_outer, (-1, 1)),
+    "group_normalization": (group_normalization, (-1, 1)),
 }
 
 
@@ -370,8 +382,8 @@ def leaves(model):
 def randomize(model, rng):
     """Deterministic non-trivial weights, as generate.py: kernels ~ N(0, 1/fan_in), biases N(0, 0.3),
     BN gamma U(0.5, 1.5), beta N(0, 0.5), moving mean N(0, 0.5), moving variance U(0.2, 2);
-    Normalization mean N(0.5, 0.5), variance U(0.2, 2); LayerNormalization gamma U(0.5, 1.5), beta
-    N(0, 0.5); LayerScale gamma U(0.2, 1) (its 1e-6 default would hide the branch)."""
+    Normalization mean N(0.5, 0.5), variance U(0.2, 2); LayerNormalization and GroupNormalization gamma
+    U(0.5, 1.5), beta N(0, 0.5); LayerScale gamma U(0.2, 1) (its 1e-6 default would hide the branch)."""
     for layer in leaves(model):
         ws = layer.get_weights()
         if not ws:
@@ -422,8 +434,14 @@ def main():
     if "--out" in sys.argv:
         OUT = sys.argv[sys.argv.index("--out") + 1]
         os.makedirs(OUT, exist_ok=True)
+    # --only NAME ... writes those models alone (each keeps its seed, 2100 + its place in MODELS).
+    only = set(sys.argv[sys.argv.index("--only") + 1:]) if "--only" in sys.argv else None
+    if only is not None and not only <= set(MODELS):
+        sys.exit(f"unknown models: {sorted(only - set(MODELS))}")
     written = []
     for index, (name, (build, (low, high))) in enumerate(MODELS.items()):
+        if only is not None and name not in only:
+            continue
         rng = np.random.default_rng(2100 + index)
         keras.utils.set_random_seed(2100 + index)
         tf_keras.utils.set_random_seed(2100 + index)

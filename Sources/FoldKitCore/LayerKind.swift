@@ -29,6 +29,9 @@ public enum LayerKind: Sendable, Codable {
     /// Normalization over the channels at every position, then gamma and beta per channel
     /// (`LayerNormalization`, Keras LayerNormalization). Inputs: 1.
     case layerNormalization(LayerNormalization)
+    /// Normalization over each of `groups` contiguous channel groups of the whole map, then gamma and beta
+    /// per channel (`GroupNormalization`, Keras GroupNormalization). Inputs: 1.
+    case groupNormalization(GroupNormalization)
     /// Channel concatenation. Inputs: 1 or more.
     case concatenation(Concatenation)
     /// Element-wise sum with Darknet's shortcut rules. Inputs: 2 or more.
@@ -77,6 +80,7 @@ public enum LayerKind: Sendable, Codable {
         case .batchNorm(let bn): return bn
         case .channelAffine(let a): return a
         case .layerNormalization(let n): return n
+        case .groupNormalization(let n): return n
         case .concatenation(let r): return r
         case .sum(let s): return s
         case .product: return ElementwiseProduct()

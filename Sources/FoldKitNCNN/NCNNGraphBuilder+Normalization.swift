@@ -1,6 +1,6 @@
 import FoldKitCore
 
-/// Per-channel affines, batch norm left unfolded, layer normalization, PReLU and softmax.
+/// Per-channel affines, batch norm left unfolded, layer and group normalization, PReLU and softmax.
 extension NCNNGraphBuilder {
     /// scale * x + shift per channel (`ChannelAffine`, what an unfoldable batch norm becomes): `Scale`
     /// (0=scale_data_size 1=bias_term; scale and bias float32).
@@ -42,6 +42,36 @@ extension NCNNGraphBuilder {
         }
         if let beta = n.beta {
             y = binary(y, memoryData(try weights(beta, count: shape.channels, hint: "beta", storage: .raw), shape: perChannel), BinaryOperation.add)
+        }
+        return y
+    }
+
+    /// Normalization over each of `groups` contiguous channel groups, as `GroupNormalization` computes it, in
+    /// two passes: `Reshape` C x H x W to G x C/G x (H * W) (a group is a contiguous run of the channel-major
+    /// Mat, now one channel of it), mean = `Reduction` mean over h and w (kept, G x 1 x 1), d = x - mean,
+    /// variance = mean of d * d, d / sqrt(variance + epsilon) (`BinaryOp`s broadcasting G x 1 x 1),
+    /// `Reshape` back, then gamma and beta (`MemoryData` C x 1 x 1). Written out as the layer normalization
+    /// is: ncnn's GroupNorm (src/layer/groupnorm.cpp) forms x * a + b with a = gamma / sqrt(var + eps) and
+    /// b = beta - mean * a, which loses digits where the mean is large against the spread.
+    mutating func groupNormalization(_ n: GroupNormalization, input: String, shape: ActivationShape) throws -> String {
+        let channels = shape.channels
+        guard n.groups >= 1, channels % n.groups == 0 else {
+            throw refuse("group normalization groups=\(n.groups) do not divide \(channels) channels")
+        }
+        func groupMean(_ x: String) -> String {
+            op("Reduction", [x], [(0, .int(3)), (1, .int(0)), (3, .ints([1, 2])), (4, .int(1)), (5, .int(1))])
+        }
+        let grouped = reshape(input, to: ActivationShape(channels: n.groups, height: channels / n.groups, width: shape.planeSize))
+        let centred = binary(grouped, groupMean(grouped), BinaryOperation.subtract)
+        let variance = groupMean(binary(centred, centred, BinaryOperation.multiply))
+        let deviation = unary(binary(variance, BinaryOperation.add, scalar: Float(n.epsilon)), UnaryOperation.sqrt)
+        var y = reshape(binary(centred, deviation, BinaryOperation.divide), to: shape)
+        let perChannel = ActivationShape(channels: channels, height: 1, width: 1)
+        if let gamma = n.gamma {
+            y = binary(y, memoryData(try weights(gamma, count: channels, hint: "gamma", storage: .raw), shape: perChannel), BinaryOperation.multiply)
+        }
+        if let beta = n.beta {
+            y = binary(y, memoryData(try weights(beta, count: channels, hint: "beta", storage: .raw), shape: perChannel), BinaryOperation.add)
         }
         return y
     }

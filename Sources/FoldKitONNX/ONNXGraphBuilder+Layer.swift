@@ -23,6 +23,7 @@ extension ONNXGraphBuilder {
         case .batchNorm(let bn): return try batchNorm(bn, input: x)
         case .channelAffine(let a): return try channelAffine(a, input: x, channels: shape.channels)
         case .layerNormalization(let n): return try layerNormalization(n, input: x, channels: shape.channels)
+        case .groupNormalization(let n): return try groupNormalization(n, input: x, shape: shape)
         case .concatenation(let r): return concatenation(r, inputs: inputs, shapes: shapes)
         case .sum(let s): return shortcut(s, inputs: inputs, shapes: shapes)
         case .product: return product(inputs: inputs)

@@ -1,6 +1,6 @@
 import FoldKitCore
 
-/// Per-channel affines, batch norm left unfolded, layer normalization, PReLU and softmax.
+/// Per-channel affines, batch norm left unfolded, layer and group normalization, PReLU and softmax.
 extension ONNXGraphBuilder {
     /// scale * x + shift per channel (`ChannelAffine`, what an unfoldable batch norm becomes): Mul and Add
     /// with [1, C, 1, 1] constants.
@@ -29,6 +29,27 @@ extension ONNXGraphBuilder {
         let variance = reduceMean(node("Mul", [centred, centred]), axis: 1)
         let deviation = node("Sqrt", [node("Add", [variance, scalar(Float(n.epsilon), hint: "epsilon")])])
         var y = node("Div", [centred, deviation])
+        if let gamma = n.gamma { y = node("Mul", [y, try weights(gamma, dims: [1, channels, 1, 1], hint: "gamma")]) }
+        if let beta = n.beta { y = node("Add", [y, try weights(beta, dims: [1, channels, 1, 1], hint: "beta")]) }
+        return y
+    }
+
+    /// Normalization over each of `groups` contiguous channel groups, as `GroupNormalization` computes it, in
+    /// two passes: Reshape [1, C, H, W] to [1, G, C/G * H * W] (a group is a contiguous run of the
+    /// channel-major tensor), mean = ReduceMean over axis 2, d = x - mean, variance = ReduceMean(d * d),
+    /// d / Sqrt(variance + epsilon), Reshape back, then * gamma + beta ([1, C, 1, 1]). Written out rather than
+    /// as onnx's GroupNormalization, which exists from opset 18 only and whose scale and bias are per group
+    /// up to opset 20 and per channel from 21 (GroupNormalization-18 in onnx/defs/nn/old.cc, -21 in defs.cc).
+    mutating func groupNormalization(_ n: GroupNormalization, input: String, shape: ActivationShape) throws -> String {
+        let channels = shape.channels
+        guard n.groups >= 1, channels % n.groups == 0 else {
+            throw refuse("group normalization groups=\(n.groups) do not divide \(channels) channels")
+        }
+        let grouped = reshape(input, to: [1, n.groups, shape.count / n.groups])
+        let centred = node("Sub", [grouped, reduceMean(grouped, axis: 2)])
+        let variance = reduceMean(node("Mul", [centred, centred]), axis: 2)
+        let deviation = node("Sqrt", [node("Add", [variance, scalar(Float(n.epsilon), hint: "epsilon")])])
+        var y = reshape(node("Div", [centred, deviation]), to: ONNXGraphBuilder.dims(shape))
         if let gamma = n.gamma { y = node("Mul", [y, try weights(gamma, dims: [1, channels, 1, 1], hint: "gamma")]) }
         if let beta = n.beta { y = node("Add", [y, try weights(beta, dims: [1, channels, 1, 1], hint: "beta")]) }
         return y

@@ -23,6 +23,7 @@ extension TFLiteGraphBuilder {
         case .batchNorm(let bn): return try batchNorm(bn, input: x)
         case .channelAffine(let a): return try channelAffine(a, input: x, channels: shape.channels)
         case .layerNormalization(let n): return try layerNormalization(n, input: x, shape: shape)
+        case .groupNormalization(let n): return try groupNormalization(n, input: x, shape: shape)
         case .concatenation(let r): return concatenation(r, inputs: inputs, shapes: shapes, outputShape: layer.outputShape)
         case .sum(let s): return try shortcut(s, inputs: inputs, shapes: shapes)
         case .product: return binary(.mul, x, inputs[1])

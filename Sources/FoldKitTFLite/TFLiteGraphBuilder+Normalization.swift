@@ -1,6 +1,6 @@
 import FoldKitCore
 
-/// Per-channel affines, batch norm left unfolded, layer normalization, PReLU and softmax.
+/// Per-channel affines, batch norm left unfolded, layer and group normalization, PReLU and softmax.
 extension TFLiteGraphBuilder {
     /// scale * x + shift per channel (`ChannelAffine`, what an unfoldable batch norm becomes): MUL and ADD of
     /// [C] float32 constants, broadcast over [1, H, W, C].
@@ -31,6 +31,28 @@ extension TFLiteGraphBuilder {
         var y = binary(.div, centred, deviation)
         if let gamma = n.gamma { y = binary(.mul, y, try weights(gamma, shape: [shape.channels], hint: "gamma", halfAllowed: false)) }
         if let beta = n.beta { y = binary(.add, y, try weights(beta, shape: [shape.channels], hint: "beta", halfAllowed: false)) }
+        return y
+    }
+
+    /// Normalization over each of `groups` contiguous channel groups, as `GroupNormalization` computes it,
+    /// in two passes on the NHWC tensor: RESHAPE [1, H, W, C] to [1, H * W, G, C/G] (channel c = g * C/G + j
+    /// is element (g, j) of each position's row), mean = MEAN over axes 1 and 3 (kept, [1, 1, G, 1]),
+    /// d = x - mean, variance = MEAN of d * d, d / SQRT(variance + epsilon), RESHAPE back, then * gamma +
+    /// beta ([C], broadcast). Every tensor stays at rank 4, which every kernel's version 1 takes.
+    mutating func groupNormalization(_ n: GroupNormalization, input: Int, shape: ActivationShape) throws -> Int {
+        let channels = shape.channels
+        guard n.groups >= 1, channels % n.groups == 0 else {
+            throw refuse("group normalization groups=\(n.groups) do not divide \(channels) channels")
+        }
+        let grouped = reshape(input, to: [1, shape.planeSize, n.groups, channels / n.groups])
+        let statistics = [1, 1, n.groups, 1]
+        let axes = integers([1, 3])
+        let centred = binary(.sub, grouped, op(.mean, [grouped, axes], shape: statistics, options: .reducer(keepDims: true)))
+        let variance = op(.mean, [binary(.mul, centred, centred), axes], shape: statistics, options: .reducer(keepDims: true))
+        let deviation = same(.sqrt, [binary(.add, variance, scalar: Float(n.epsilon))])
+        var y = reshape(binary(.div, centred, deviation), to: nhwc(shape))
+        if let gamma = n.gamma { y = binary(.mul, y, try weights(gamma, shape: [channels], hint: "gamma", halfAllowed: false)) }
+        if let beta = n.beta { y = binary(.add, y, try weights(beta, shape: [channels], hint: "beta", halfAllowed: false)) }
         return y
     }
 

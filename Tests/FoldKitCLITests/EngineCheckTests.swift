@@ -208,16 +208,26 @@ final class EngineCheckTests: XCTestCase {
     }
 
     /// Keras fixtures (`Fixtures/keras/*.keras`) on LiteRT, those whose layers take lowerings of their own (all
-    /// 33 the reader takes pass; these keep the test short): transposed convolutions 'same' and 'valid'
-    /// (TRANSPOSE_CONV, SLICE, PAD), ReLU with a threshold (SELECT_V2), bilinear upsampling, layer
+    /// 35 the reader takes pass; these keep the test short): transposed convolutions 'same' and 'valid'
+    /// (TRANSPOSE_CONV, SLICE, PAD), ReLU with a threshold (SELECT_V2), bilinear upsampling, layer and group
     /// normalization, merges, Keras 3's composed activations.
     func testKerasFixturesPassOnLiteRT() throws {
         try requireEngines(litert)
         let folder = TestData.fixture("keras")
         let models = [
-            "conv_transpose_same", "conv_transpose_valid", "dag", "upsampling_bilinear", "layer_normalization", "merges", "act_keras3",
+            "conv_transpose_same", "conv_transpose_valid", "dag", "upsampling_bilinear", "layer_normalization", "group_normalization",
+            "merges", "act_keras3",
         ]
         try checkEach(models.map { CheckCase(files: [folder.appendingPathComponent($0 + ".keras").path], engines: "litert", label: "\($0) litert") })
+    }
+
+    /// The Keras normalization fixtures on ONNX Runtime and OpenVINO: LayerNormalization and GroupNormalization,
+    /// each written out from Reshape, ReduceMean, Sub, Mul, Sqrt and Div rather than as onnx's own operators.
+    func testKerasNormalizationFixturesPassOnBothEngines() throws {
+        try requireEngines()
+        let folder = TestData.fixture("keras")
+        try checkEach(
+            ["layer_normalization", "group_normalization"].map { CheckCase(files: [folder.appendingPathComponent($0 + ".keras").path], label: $0) })
     }
 
     /// `verify --engine-outputs` fails (exit 2, naming the output) on what LiteRT computes from a broken copy of

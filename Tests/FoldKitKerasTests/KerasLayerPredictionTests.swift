@@ -4,7 +4,7 @@ import XCTest
 @testable import FoldKitCore
 @testable import FoldKitKeras
 
-/// LayerNormalization, the applications' own layers (ConvNeXt's LayerScale and StochasticDepth,
+/// LayerNormalization, GroupNormalization, the applications' own layers (ConvNeXt's LayerScale and StochasticDepth,
 /// InceptionResNetV2's CustomScaleLayer), Conv2DTranspose ('same' and 'valid'), bilinear UpSampling2D,
 /// Subtract / Average / Maximum / Minimum, Concatenate on the outermost axis (after a Reshape to (a, b),
 /// and on H) and a three-level nested model reproduce Keras in every file kind (Fixtures/keras/generate_layers.py).
@@ -12,7 +12,7 @@ final class KerasLayerPredictionTests: XCTestCase {
     private let models = [
         "layer_normalization", "convnext_block", "inception_scale", "upsampling_bilinear", "merges", "nested_depth2", "concat_outer",
         "conv_transpose_same",
-        "conv_transpose_valid",
+        "conv_transpose_valid", "group_normalization",
     ]
 
     func testEveryLayerReproducesKeras() throws {

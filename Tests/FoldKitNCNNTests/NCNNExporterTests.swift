@@ -150,4 +150,33 @@ final class NCNNExporterTests: XCTestCase {
         XCTAssertEqual(layers[2].bottoms, ["layer_000"])
         XCTAssertEqual(layers[2].tops, ["layer_001_raw"])
     }
+
+    /// Group normalization is written out on a G x C/G x (H * W) Mat, not as ncnn's GroupNorm: 8 channels in 2
+    /// groups over 6 x 6 is Reshape w=36 h=4 c=2, Reduction mean over axes h and w (kept), sub, square, mean,
+    /// + epsilon, sqrt, div, Reshape back to 6 x 6 x 8, then gamma and beta as C x 1 x 1 MemoryData; the
+    /// grouped and the centred Mats, each read twice, get a Split.
+    func testGroupNormalizationIsWrittenOutOnTheGroupedMat() throws {
+        let gamma = WeightTensor(shape: [8], values: (0..<8).map { Float($0) + 1 }),
+            beta = WeightTensor(shape: [8], values: [Float](repeating: 0.5, count: 8))
+        let layers = try self.layers(try network(.groupNormalization(GroupNormalization(groups: 2, gamma: gamma, beta: beta, epsilon: 1e-5))))
+        XCTAssertEqual(
+            types(layers),
+            [
+                "Input", "Reshape", "Split", "Reduction", "BinaryOp", "Split", "BinaryOp", "Reduction", "BinaryOp", "UnaryOp", "BinaryOp", "Reshape",
+                "MemoryData", "BinaryOp", "MemoryData", "BinaryOp",
+            ])
+        XCTAssertFalse(types(layers).contains("GroupNorm"))
+        guard case .int(36) = param(layers[1], 0), case .int(4) = param(layers[1], 1), case .int(2) = param(layers[1], 2) else {
+            return XCTFail("grouped as 2 x 4 x 36: \(layers[1].params)")
+        }
+        guard case .int(3) = param(layers[3], 0), case .ints([1, 2]) = param(layers[3], 3), case .int(1) = param(layers[3], 4) else {
+            return XCTFail("a kept mean over h and w: \(layers[3].params)")
+        }
+        guard case .int(6) = param(layers[11], 0), case .int(6) = param(layers[11], 1), case .int(8) = param(layers[11], 2) else {
+            return XCTFail("back to 8 x 6 x 6: \(layers[11].params)")
+        }
+        guard case .int(1) = param(layers[12], 0), case .int(1) = param(layers[12], 1), case .int(8) = param(layers[12], 2) else {
+            return XCTFail("gamma is 8 x 1 x 1: \(layers[12].params)")
+        }
+    }
 }

@@ -151,4 +151,39 @@ final class ONNXExporterTests: XCTestCase {
         // channel window: Slice; shortcut: the 4-channel input padded with zeros to 8 channels, then Add.
         XCTAssertEqual(operators(model), ["Slice", "Pad", "Add", "Identity"])
     }
+
+    /// Group normalization is written out on [1, G, C/G * H * W] at every opset, onnx's GroupNormalization
+    /// (opset 18, its scale per group until 21) never: 8 channels in 4 groups over 6 x 6 is [1, 4, 72];
+    /// ReduceMean over axis 2 (an attribute up to opset 17, an input from 18), Reshape back, gamma Mul
+    /// [1, 8, 1, 1], no Add without a beta.
+    func testGroupNormalizationIsWrittenOutOnTheGroupedTensor() throws {
+        let gamma = WeightTensor(shape: [8], values: (0..<8).map { Float($0) / 4 + 0.5 })
+        let net = try network(.groupNormalization(GroupNormalization(groups: 4, gamma: gamma, beta: nil, epsilon: 1e-3)))
+        for opset in [13, 17, 18, 21] {
+            let (model, initializers) = try self.model(net, options: .init(opset: opset))
+            XCTAssertEqual(
+                operators(model), ["Reshape", "ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "Sqrt", "Div", "Reshape", "Mul", "Identity"],
+                "opset \(opset)")
+            func int64s(_ name: String) throws -> [Int64] {
+                let initializer = try XCTUnwrap(initializers.first { $0.name == name }, name)
+                guard case .int64s(let values) = initializer.payload else {
+                    XCTFail("\(name) is not int64")
+                    return []
+                }
+                return values
+            }
+            let reshapes = model.graph.node.filter { $0.opType == "Reshape" }
+            XCTAssertEqual(try int64s(reshapes[0].input[1]), [1, 4, 72], "opset \(opset)")
+            XCTAssertEqual(try int64s(reshapes[1].input[1]), [1, 8, 6, 6], "opset \(opset)")
+            let mean = try XCTUnwrap(model.graph.node.first { $0.opType == "ReduceMean" })
+            if opset >= 18 {
+                XCTAssertEqual(try int64s(mean.input[1]), [2])
+            } else {
+                XCTAssertEqual(attribute(mean, "axes")?.ints, [2])
+            }
+            XCTAssertEqual(attribute(mean, "keepdims")?.i, 1)
+            let scale = try XCTUnwrap(model.graph.node.last { $0.opType == "Mul" })
+            XCTAssertEqual(initializers.first { $0.name == scale.input[1] }?.dims, [1, 8, 1, 1])
+        }
+    }
 }

@@ -207,4 +207,28 @@ final class TFLiteExporterTests: XCTestCase {
         // [2, 1, 2, 2] (OIHW) -> [1, 2, 2, 2] (1HWO).
         XCTAssertEqual(TFLiteGraphBuilder.permuted((0..<8).map(Float.init), from: [2, 1, 2, 2], order: [1, 2, 3, 0]), [0, 4, 1, 5, 2, 6, 3, 7])
     }
+
+    /// Group normalization on the NHWC tensor, every tensor of rank 4 (version 1 of every operator): 4 channels
+    /// in 2 groups over 5 x 6 is RESHAPE to [1, 30, 2, 2], MEAN over axes 1 and 3 to [1, 1, 2, 1], SUB, MUL,
+    /// MEAN, ADD epsilon, SQRT, DIV, RESHAPE back to [1, 5, 6, 4], then gamma (MUL) and beta (ADD).
+    func testGroupNormalizationIsComposedOnTheGroupedTensor() throws {
+        let gamma = WeightTensor(shape: [4], values: [1, 2, 3, 4]), beta = WeightTensor(shape: [4], values: [0.5, 0, -0.5, 1])
+        let (bytes, json) = try export(try network(.groupNormalization(GroupNormalization(groups: 2, gamma: gamma, beta: beta, epsilon: 1e-3))))
+        XCTAssertEqual(try operators(json), ["RESHAPE", "MEAN", "SUB", "MUL", "MEAN", "ADD", "SQRT", "DIV", "RESHAPE", "MUL", "ADD"])
+        let codes = try XCTUnwrap(json["operator_codes"] as? [[String: Any]])
+        XCTAssertEqual(Set(codes.map { $0["version"] as? Int ?? 1 }), [1])
+        let tensors = try tensors(json)
+        let ops = try XCTUnwrap(try graph(json)["operators"] as? [[String: Any]])
+        func outputShape(_ i: Int) -> [Int]? { (ops[i]["outputs"] as? [Int]).flatMap { tensors[$0[0]]["shape"] as? [Int] } }
+        XCTAssertEqual(outputShape(0), [1, 30, 2, 2])
+        XCTAssertEqual(outputShape(1), [1, 1, 2, 1])
+        XCTAssertEqual(outputShape(8), [1, 5, 6, 4])
+        XCTAssertTrue(tensors.allSatisfy { ($0["shape"] as? [Int])?.count ?? 0 <= 4 }, "no tensor past rank 4")
+        let axes = try XCTUnwrap((ops[1]["inputs"] as? [Int])?.last)
+        XCTAssertEqual(tensors[axes]["shape"] as? [Int], [2])
+        let scale = try XCTUnwrap((ops[9]["inputs"] as? [Int])?.last)
+        XCTAssertEqual(try floats(bytes, json, tensor: tensors[scale]), [1, 2, 3, 4])
+        let shift = try XCTUnwrap((ops[10]["inputs"] as? [Int])?.last)
+        XCTAssertEqual(try floats(bytes, json, tensor: tensors[shift]), [0.5, 0, -0.5, 1])
+    }
 }

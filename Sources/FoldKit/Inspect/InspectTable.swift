@@ -1,7 +1,7 @@
 import FoldKitCore
 
 /// The `foldkit inspect` table: one row per layer. The "bn epsilon" column holds the epsilon of a
-/// batch norm (attached or standalone) or of a layer normalization, with where it is added.
+/// batch norm (attached or standalone) or of a layer or group normalization, with where it is added.
 package enum InspectTable {
     package static func render(_ network: Network) -> String {
         var rows: [[String]] = [["layer", "name", "type", "inputs", "output CxHxW", "params", "weights bytes", "bn epsilon"]]
@@ -13,8 +13,9 @@ package enum InspectTable {
             case .convolution(let c): bn = c.batchNorm.map { describe($0.convention) } ?? "-"
             case .fullyConnected(let f): bn = f.batchNorm.map { describe($0.convention) } ?? "-"
             case .batchNorm(let b): bn = describe(b.convention)
-            // Layer normalization adds its epsilon inside the square root too.
+            // Layer and group normalization add their epsilon inside the square root too.
             case .layerNormalization(let n): bn = describe(EpsilonConvention(epsilon: n.epsilon, placement: .insideSqrt))
+            case .groupNormalization(let n): bn = describe(EpsilonConvention(epsilon: n.epsilon, placement: .insideSqrt))
             default: bn = "-"
             }
             rows.append([

@@ -119,6 +119,7 @@ struct KerasGraphTranslator {
         case .maximum: try KerasMergeLayers.merge(layer, .maximum, inputs: inputs, &context)
         case .minimum: try KerasMergeLayers.merge(layer, .minimum, inputs: inputs, &context)
         case .layerNormalization: try KerasNormalizationLayers.layerNormalization(layer, input: single(), &context)
+        case .groupNormalization: try KerasNormalizationLayers.groupNormalization(layer, input: single(), &context)
         case .conv2DTranspose, .convolution2DTranspose: try KerasConvolutionLayers.transposed(layer, input: single(), &context)
         }
     }

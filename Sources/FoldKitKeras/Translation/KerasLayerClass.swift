@@ -56,6 +56,7 @@ enum KerasLayerClass: String, CaseIterable {
     case maximum = "Maximum"
     case minimum = "Minimum"
     case layerNormalization = "LayerNormalization"
+    case groupNormalization = "GroupNormalization"
     case conv2DTranspose = "Conv2DTranspose"
     case convolution2DTranspose = "Convolution2DTranspose"
 }

@@ -176,6 +176,8 @@ public final class Executor<Scalar: ExecutorScalar> {
             kernel = try ChannelAffineKernel<Scalar>(a, shape: first, layer: layer, options: options)
         case .layerNormalization(let n):
             kernel = try LayerNormalizationKernel<Scalar>(n, shape: first, layer: layer, options: options)
+        case .groupNormalization(let n):
+            kernel = try GroupNormalizationKernel<Scalar>(n, shape: first, layer: layer, options: options)
         case .concatenation(let r) where r.groups == 1 && layer.inputs.count == 1:
             // A route to one whole layer is that layer's output.
             return .passThrough

@@ -144,8 +144,8 @@ final class ControlToleranceTests: XCTestCase {
 
     /// A network of the newer kinds after a convolution with a batch norm: a transposed convolution ('same')
     /// followed by a batch norm that stays a layer, layer normalization, channel windows, merges with
-    /// per-channel broadcast and bilinear upsampling. The fold is exact in float32 and with float16
-    /// storage, and the folded network rebuilt from its blobs passes too.
+    /// per-channel broadcast, bilinear upsampling and group normalization. The fold is exact in float32 and
+    /// with float16 storage, and the folded network rebuilt from its blobs passes too.
     func testNetworkOfTheNewerKindsPasses() throws {
         let network = try S.network(input: shape) { b in
             let conv = try b.append(
@@ -170,7 +170,12 @@ final class ControlToleranceTests: XCTestCase {
             let averaged = try b.append(kind: .merge(ElementwiseMerge(.average)), inputs: [added, pooled], source: S.source)
             let largest = try b.append(kind: .merge(ElementwiseMerge(.maximum)), inputs: [averaged, norm], source: S.source)
             let difference = try b.append(kind: .merge(ElementwiseMerge(.subtract)), inputs: [largest, bn], source: S.source)
-            try b.append(kind: .upsample(Upsample(strideY: 2, strideX: 2, interpolation: .bilinear)), inputs: [difference], source: S.source)
+            let upsampled = try b.append(
+                kind: .upsample(Upsample(strideY: 2, strideX: 2, interpolation: .bilinear)), inputs: [difference], source: S.source)
+            try b.append(
+                kind: .groupNormalization(
+                    GroupNormalization(groups: 2, gamma: S.tensor([1.5, -0.5, 0.75, 2]), beta: S.tensor([0.5, 0, -1, 0.25]), epsilon: 1e-3)),
+                inputs: [upsampled], source: S.source)
         }
         let folded = try FoldBatchNorm.apply(to: network)
         guard case .channelAffine = folded.layers[2].kind else { return XCTFail("the batch norm after the deconv should stay a layer") }

@@ -22,7 +22,7 @@ final class Float16HazardTests: XCTestCase {
     }
 
     /// The per-channel scale and shift of an affine (Rescaling, LayerScale, a standalone batch norm after
-    /// folding) and a layer normalization's gamma and beta are stored in float16 too.
+    /// folding) and a layer or group normalization's gamma and beta are stored in float16 too.
     func testNamesPerChannelScalesAndShifts() throws {
         var builder = NetworkBuilder(inputShape: ActivationShape(channels: 2, height: 1, width: 1))
         let affine = ChannelAffine(scale: WeightTensor(shape: [2], values: [1e5, 1]), shift: WeightTensor(shape: [2], values: [0, 2e-7]))
@@ -31,6 +31,9 @@ final class Float16HazardTests: XCTestCase {
         let source = LayerSource(file: "t", section: "test")
         try builder.append(kind: .channelAffine(affine), inputs: [Network.inputIndex], source: source)
         try builder.append(kind: .layerNormalization(norm), inputs: [0], source: source)
+        let group = GroupNormalization(
+            groups: 1, gamma: WeightTensor(shape: [2], values: [-8e4, 1e-6]), beta: WeightTensor(shape: [2], values: [0, 7e4]), epsilon: 1e-3)
+        try builder.append(kind: .groupNormalization(group), inputs: [1], source: source)
         let network = Network(
             format: .keras, sourceFiles: [], inputShape: builder.inputShape, inputOrder: .channelsLast, layers: builder.layers, outputs: [],
             epsilonConvention: .darknet)
@@ -39,6 +42,8 @@ final class Float16HazardTests: XCTestCase {
         XCTAssertEqual(hazards.first { $0.layer == 0 }?.channels, [0])
         XCTAssertEqual(hazards.filter { $0.layer == 1 }.map(\.kind), [.weightSubnormal, .biasOverflow])
         XCTAssertEqual(hazards.filter { $0.layer == 1 }.map(\.channels), [[1], [0]])
+        XCTAssertEqual(hazards.filter { $0.layer == 2 }.map(\.kind), [.weightOverflow, .weightSubnormal, .biasOverflow])
+        XCTAssertEqual(hazards.filter { $0.layer == 2 }.map(\.channels), [[0], [1], [1]])
     }
 
     /// MobileNetV2-YOLOv3-Nano has batch-norm variances of 5.6e-45; with the epsilon outside the square

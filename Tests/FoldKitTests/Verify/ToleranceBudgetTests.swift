@@ -126,6 +126,20 @@ final class ToleranceBudgetTests: XCTestCase {
             ])
     }
 
+    /// A group normalization sums each group's n * H * W values into its mean and variance: 8 channels in 4
+    /// groups over 3 x 5 positions is 2 * 15 = 30 terms, in 1 group 120; its gain is not bounded (none).
+    func testGroupNormalizationLengthIsAGroupsValues() throws {
+        let net = try S.network(input: ActivationShape(channels: 8, height: 3, width: 5)) { b in
+            for groups in [4, 1, 8] {
+                try b.append(
+                    kind: .groupNormalization(GroupNormalization(groups: groups, gamma: nil, beta: nil, epsilon: 1e-3)), inputs: [Network.inputIndex],
+                    source: S.source)
+            }
+        }
+        XCTAssertEqual(net.layers.map { ToleranceBudget.accumulationLength($0, network: net) }, [30, 120, 15])
+        XCTAssertEqual(net.layers.map { ToleranceBudget.carryGain($0).map { "\($0.gain)" } ?? "none" }, ["none", "none", "none"])
+    }
+
     func testControlFactors() {
         XCTAssertEqual(ToleranceBudget.controlFactor(.float32), 8)
         XCTAssertEqual(ToleranceBudget.controlFactor(.float16Storage), 16)

@@ -54,6 +54,9 @@ public struct BatchNorm: Sendable, Codable {
 }
 
 extension BatchNorm: LayerOperation {
+    /// Its own epsilon convention.
+    public var epsilonConvention: EpsilonConvention? { convention }
+
     public var layerKind: LayerKind { .batchNorm(self) }
 
     public func typeName(inputShapes: [ActivationShape]) -> String { "batchnorm" }

@@ -62,6 +62,9 @@ public struct Convolution: Sendable, Codable {
 }
 
 extension Convolution: LayerOperation {
+    /// The attached batch norm's epsilon convention.
+    public var epsilonConvention: EpsilonConvention? { batchNorm?.convention }
+
     public var layerKind: LayerKind { .convolution(self) }
 
     public func typeName(inputShapes: [ActivationShape]) -> String {

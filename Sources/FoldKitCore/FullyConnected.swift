@@ -28,6 +28,9 @@ public struct FullyConnected: Sendable, Codable {
 }
 
 extension FullyConnected: LayerOperation {
+    /// The attached batch norm's epsilon convention.
+    public var epsilonConvention: EpsilonConvention? { batchNorm?.convention }
+
     public var layerKind: LayerKind { .fullyConnected(self) }
 
     public func typeName(inputShapes: [ActivationShape]) -> String { "connected" }

@@ -29,6 +29,9 @@ public struct GroupNormalization: Sendable, Codable {
 }
 
 extension GroupNormalization: LayerOperation {
+    /// Epsilon inside the square root: 1 / sqrt(variance + epsilon).
+    public var epsilonConvention: EpsilonConvention? { EpsilonConvention(epsilon: epsilon, placement: .insideSqrt) }
+
     public var layerKind: LayerKind { .groupNormalization(self) }
 
     public func typeName(inputShapes: [ActivationShape]) -> String { "groupnorm" }

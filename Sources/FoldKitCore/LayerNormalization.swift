@@ -24,6 +24,9 @@ public struct LayerNormalization: Sendable, Codable {
 }
 
 extension LayerNormalization: LayerOperation {
+    /// Epsilon inside the square root: 1 / sqrt(variance + epsilon).
+    public var epsilonConvention: EpsilonConvention? { EpsilonConvention(epsilon: epsilon, placement: .insideSqrt) }
+
     public var layerKind: LayerKind { .layerNormalization(self) }
 
     public func typeName(inputShapes: [ActivationShape]) -> String { "layernorm" }

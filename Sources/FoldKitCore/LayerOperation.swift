@@ -61,6 +61,10 @@ public protocol LayerOperation: Sendable {
 
     /// When the output is a rank-2 (batch, features) tensor in a framework whose vectors are rank 2.
     var vectorRule: VectorRule { get }
+
+    /// The epsilon the operation adds to a variance and where it goes: an attached or standalone batch
+    /// norm's, or a layer or group normalization's (inside the square root); nil for the others.
+    var epsilonConvention: EpsilonConvention? { get }
 }
 
 extension LayerOperation {
@@ -78,6 +82,7 @@ extension LayerOperation {
     public var deviationCarry: DeviationCarry? { nil }
     public var channelTensors: ChannelTensors? { nil }
     public var vectorRule: VectorRule { .never }
+    public var epsilonConvention: EpsilonConvention? { nil }
 
     /// A `FoldKitError` (bad input) with `message` unless `condition` holds: the shape checks' one form.
     func require(_ condition: Bool, _ message: String, expected: String? = nil, found: String? = nil) throws {

@@ -49,4 +49,23 @@ final class InspectCommandTests: XCTestCase {
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: weights)[.size] as? NSNumber).intValue
         XCTAssertEqual(size, 20 + 4 * 1683)
     }
+
+    /// The "bn epsilon" column comes from each operation's declaration (`LayerOperation.epsilonConvention`):
+    /// a layer or group normalization shows the epsilon Keras saved with it (the fixtures' generator sets
+    /// 1e-6, 1e-3 and 1e-5), inside the square root, and a convolution without batch norm a dash.
+    func testNormalizationLayersShowTheirEpsilon() throws {
+        let cases: [(file: String, rows: [String: [String]])] = [
+            ("keras/layer_normalization.keras", ["ln": ["1e-06", "inside"], "conv": ["-"]]),
+            ("keras/group_normalization.keras", ["gn": ["0.001", "inside"], "gn_beta": ["1e-05", "inside"], "conv2": ["-"]]),
+        ]
+        for (file, expected) in cases {
+            let run = try CommandRunner.run(["inspect", TestData.fixture(file).path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let rows = run.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+            for (name, tail) in expected {
+                let cells = try XCTUnwrap(rows.first { $0.count > 2 && $0[1] == name }, "\(file): no row \(name) in\n\(run.stdout)")
+                XCTAssertEqual(Array(cells.suffix(tail.count)), tail, "\(file) \(name): \(cells)")
+            }
+        }
+    }
 }

@@ -1,23 +1,15 @@
 import FoldKitCore
 
-/// The `foldkit inspect` table: one row per layer. The "bn epsilon" column holds the epsilon of a
-/// batch norm (attached or standalone) or of a layer or group normalization, with where it is added.
+/// The `foldkit inspect` table: one row per layer. The "bn epsilon" column holds the epsilon the layer's
+/// operation declares (`LayerOperation.epsilonConvention`: a batch norm's, attached or standalone, or a
+/// layer or group normalization's), with where it is added.
 package enum InspectTable {
     package static func render(_ network: Network) -> String {
         var rows: [[String]] = [["layer", "name", "type", "inputs", "output CxHxW", "params", "weights bytes", "bn epsilon"]]
         for layer in network.layers {
             let params = layer.kind.parameters.reduce(0) { $0 + $1.tensor.count }
             let bytes = layer.source.weightsByteRange.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "-"
-            let bn: String
-            switch layer.kind {
-            case .convolution(let c): bn = c.batchNorm.map { describe($0.convention) } ?? "-"
-            case .fullyConnected(let f): bn = f.batchNorm.map { describe($0.convention) } ?? "-"
-            case .batchNorm(let b): bn = describe(b.convention)
-            // Layer and group normalization add their epsilon inside the square root too.
-            case .layerNormalization(let n): bn = describe(EpsilonConvention(epsilon: n.epsilon, placement: .insideSqrt))
-            case .groupNormalization(let n): bn = describe(EpsilonConvention(epsilon: n.epsilon, placement: .insideSqrt))
-            default: bn = "-"
-            }
+            let bn = layer.kind.operation.epsilonConvention.map(describe) ?? "-"
             rows.append([
                 String(layer.index), layer.name == String(layer.index) ? "" : layer.name, network.typeName(of: layer),
                 layer.inputs.map { $0 == Network.inputIndex ? "input" : String($0) }.joined(separator: ","),

@@ -44,3 +44,14 @@ extension ChannelRange: LayerOperation {
 
     public var vectorRule: VectorRule { .whenInputsAre }
 }
+
+extension ChannelRange {
+    /// The window against an input of `inputChannels`: the input channels it takes (empty when it takes
+    /// none), and the zero channels before and after them.
+    public func window(inputChannels: Int) -> (taken: Range<Int>, before: Int, after: Int) {
+        let first = max(offset, 0), last = min(offset + channels, inputChannels)
+        guard last > first else { return (first..<first, channels, 0) }
+        let before = max(-offset, 0)
+        return (first..<last, before, channels - before - (last - first))
+    }
+}

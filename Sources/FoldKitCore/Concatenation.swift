@@ -41,3 +41,12 @@ extension Concatenation: LayerOperation {
 
     public var vectorRule: VectorRule { .whenInputsAre }
 }
+
+extension Concatenation {
+    /// The channels of an input of `inputChannels` that go into the concatenation:
+    /// [groupID * C/groups, (groupID + 1) * C/groups).
+    public func takenChannels(of inputChannels: Int) -> Range<Int> {
+        let size = inputChannels / groups
+        return (groupID * size)..<((groupID + 1) * size)
+    }
+}

@@ -31,3 +31,16 @@ extension Reorg: LayerOperation {
 
     public var deviationCarry: DeviationCarry? { .unchanged }
 }
+
+extension Reorg {
+    /// darknet's [reorg] (`reorg_cpu(..., forward=0)`) as space to depth: its C x H x W input, read in
+    /// its own memory order as C/s² x (H·s) x (W·s) (the shape returned), then rearranged as [reorg3d] and
+    /// tf.space_to_depth do (out[(dy*s + dx)*C' + c, y, x] = in[c, y*s + dy, x*s + dx]), gives darknet's
+    /// output in its memory order - the permutation (c2, j, dy, i, dx) -> (dy, dx, c2, j, i) of the flat
+    /// input that the onnx writer spells as one Transpose. nil when C is not a multiple of s².
+    public func darknetReinterpretedInput(_ input: ActivationShape) -> ActivationShape? {
+        let s = stride
+        guard s >= 1, input.channels % (s * s) == 0 else { return nil }
+        return ActivationShape(channels: input.channels / (s * s), height: input.height * s, width: input.width * s)
+    }
+}

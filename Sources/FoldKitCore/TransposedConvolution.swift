@@ -139,3 +139,30 @@ extension TransposedConvolution: LayerOperation {
 
     public var channelTensors: ChannelTensors? { ChannelTensors(weights: weights, bias: bias, rows: outputChannels) }
 }
+
+extension TransposedConvolution {
+    /// How the kept output relates to the full output along one axis: the full output of an input of n
+    /// rows is (n - 1) * stride + k rows; `begin` rows are cut before the kept ones, `end` after them, and
+    /// `extra` rows past the full output are kept (they hold the bias alone).
+    public struct Edges: Sendable, Equatable {
+        /// Rows cut before the kept rows (the offset).
+        public var begin: Int
+        /// Rows of the full output cut after the kept rows (0 when the kept rows reach past it).
+        public var end: Int
+        /// Kept rows past the full output.
+        public var extra: Int
+    }
+
+    /// The edges of the rows (`rows`) and columns (`columns`) for an input of shape `input`.
+    public func edges(input: ActivationShape) -> (rows: Edges, columns: Edges) {
+        func edges(extent: Int, stride: Int, kernel: Int, offset: Int, kept: Int) -> Edges {
+            let full = (extent - 1) * stride + kernel
+            let end = full - offset - kept
+            return end >= 0 ? Edges(begin: offset, end: end, extra: 0) : Edges(begin: offset, end: 0, extra: -end)
+        }
+        return (
+            edges(extent: input.height, stride: strideY, kernel: kernelHeight, offset: offsetY, kept: outputHeight),
+            edges(extent: input.width, stride: strideX, kernel: kernelWidth, offset: offsetX, kept: outputWidth)
+        )
+    }
+}

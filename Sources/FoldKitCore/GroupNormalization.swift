@@ -28,9 +28,9 @@ public struct GroupNormalization: Sendable, Codable {
     }
 }
 
-extension GroupNormalization: LayerOperation {
-    /// Epsilon inside the square root: 1 / sqrt(variance + epsilon).
-    public var epsilonConvention: EpsilonConvention? { EpsilonConvention(epsilon: epsilon, placement: .insideSqrt) }
+extension GroupNormalization: GammaBetaNormalization {
+    public var operationName: String { "group normalization" }
+    public var parameterPrefix: String { "group-norm" }
 
     public var layerKind: LayerKind { .groupNormalization(self) }
 
@@ -43,52 +43,18 @@ extension GroupNormalization: LayerOperation {
         try require(
             groups >= 1 && first.channels % groups == 0, "group normalization groups must divide the channels",
             expected: "a divisor of \(first.channels)", found: "\(groups)")
-        for case (let tensor?, let name) in [(gamma, "gamma"), (beta, "beta")] {
-            try require(tensor.count == first.channels, "group normalization \(name) size", expected: "\(first.channels)", found: "\(tensor.count)")
-        }
-        try require(epsilon.isFinite && epsilon >= 0, "group normalization epsilon must be finite and at least 0", found: "\(epsilon)")
+        try checkGammaBetaAndEpsilon(channels: first.channels)
         return first
     }
 
-    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
-        (gamma.map { [(.gamma, $0)] } ?? []) + (beta.map { [(.beta, $0)] } ?? [])
-    }
-
     public func mappingParameters(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> LayerKind {
-        var copy = self
-        copy.gamma = try gamma.map { try transform(.gamma, $0) }
-        copy.beta = try beta.map { try transform(.beta, $0) }
-        return .groupNormalization(copy)
-    }
-
-    public func parameterName(_ role: TensorRole) -> String {
-        switch role {
-        case .gamma: return "group-norm gamma"
-        case .beta: return "group-norm beta"
-        default: return role.readableName
-        }
-    }
-
-    /// `gamma` and `beta`, vectors of the channel count (ones and zeros for a missing one).
-    public func blobs(inputShapes: [ActivationShape], outputShape: ActivationShape) -> [BlobTensorPlan] {
-        let channels = outputShape.channels
-        return [
-            BlobTensorPlan(role: .gamma, suffix: "gamma", tensor: gamma, fill: 1, form: .vector(shape: [channels])),
-            BlobTensorPlan(role: .beta, suffix: "beta", tensor: beta, fill: 0, form: .vector(shape: [channels])),
-        ]
+        .groupNormalization(try mappingGammaBeta(transform))
     }
 
     public var blobPrefix: String { "groupnorm" }
 
-    /// Written with ones and zeros for a missing gamma and beta, read back with both present (the groups
-    /// from the model).
     public func readingBlobs(_ values: (TensorRole) throws -> [Float]) throws -> LayerKind {
-        var copy = self
-        let gammaValues = try values(.gamma)
-        copy.gamma = WeightTensor(shape: [gammaValues.count], values: gammaValues)
-        let betaValues = try values(.beta)
-        copy.beta = WeightTensor(shape: [betaValues.count], values: betaValues)
-        return .groupNormalization(copy)
+        .groupNormalization(try readingGammaBeta(values))
     }
 
     /// The groups and the epsilon.
@@ -101,6 +67,4 @@ extension GroupNormalization: LayerOperation {
     public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int {
         outputShape.channels / max(groups, 1) * outputShape.planeSize
     }
-
-    public var channelTensors: ChannelTensors? { ChannelTensors(weights: gamma, bias: beta, rows: gamma?.count ?? 0) }
 }

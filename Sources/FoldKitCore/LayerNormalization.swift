@@ -23,9 +23,9 @@ public struct LayerNormalization: Sendable, Codable {
     }
 }
 
-extension LayerNormalization: LayerOperation {
-    /// Epsilon inside the square root: 1 / sqrt(variance + epsilon).
-    public var epsilonConvention: EpsilonConvention? { EpsilonConvention(epsilon: epsilon, placement: .insideSqrt) }
+extension LayerNormalization: GammaBetaNormalization {
+    public var operationName: String { "layer normalization" }
+    public var parameterPrefix: String { "layer-norm" }
 
     public var layerKind: LayerKind { .layerNormalization(self) }
 
@@ -34,58 +34,23 @@ extension LayerNormalization: LayerOperation {
     /// The input's shape; gamma and beta (when present) one value per channel, epsilon finite and >= 0.
     public func outputShape(for inputs: [ActivationShape]) throws -> ActivationShape {
         let first = inputs[0]
-        for case (let tensor?, let name) in [(gamma, "gamma"), (beta, "beta")] {
-            try require(tensor.count == first.channels, "layer normalization \(name) size", expected: "\(first.channels)", found: "\(tensor.count)")
-        }
-        try require(epsilon.isFinite && epsilon >= 0, "layer normalization epsilon must be finite and at least 0", found: "\(epsilon)")
+        try checkGammaBetaAndEpsilon(channels: first.channels)
         return first
     }
 
-    public var parameters: [(role: TensorRole, tensor: WeightTensor)] {
-        (gamma.map { [(.gamma, $0)] } ?? []) + (beta.map { [(.beta, $0)] } ?? [])
-    }
-
     public func mappingParameters(_ transform: (TensorRole, WeightTensor) throws -> WeightTensor) rethrows -> LayerKind {
-        var copy = self
-        copy.gamma = try gamma.map { try transform(.gamma, $0) }
-        copy.beta = try beta.map { try transform(.beta, $0) }
-        return .layerNormalization(copy)
-    }
-
-    public func parameterName(_ role: TensorRole) -> String {
-        switch role {
-        case .gamma: return "layer-norm gamma"
-        case .beta: return "layer-norm beta"
-        default: return role.readableName
-        }
-    }
-
-    /// `gamma` and `beta`, vectors of the channel count (ones and zeros for a missing one).
-    public func blobs(inputShapes: [ActivationShape], outputShape: ActivationShape) -> [BlobTensorPlan] {
-        let channels = outputShape.channels
-        return [
-            BlobTensorPlan(role: .gamma, suffix: "gamma", tensor: gamma, fill: 1, form: .vector(shape: [channels])),
-            BlobTensorPlan(role: .beta, suffix: "beta", tensor: beta, fill: 0, form: .vector(shape: [channels])),
-        ]
+        .layerNormalization(try mappingGammaBeta(transform))
     }
 
     public var blobPrefix: String { "layernorm" }
 
-    /// Written with ones and zeros for a missing gamma and beta, read back with both present.
     public func readingBlobs(_ values: (TensorRole) throws -> [Float]) throws -> LayerKind {
-        var copy = self
-        let gammaValues = try values(.gamma)
-        copy.gamma = WeightTensor(shape: [gammaValues.count], values: gammaValues)
-        let betaValues = try values(.beta)
-        copy.beta = WeightTensor(shape: [betaValues.count], values: betaValues)
-        return .layerNormalization(copy)
+        .layerNormalization(try readingGammaBeta(values))
     }
 
     public func describe(into description: inout LayerDescription) { description.epsilon = epsilon }
 
     public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int { outputShape.channels }
-
-    public var channelTensors: ChannelTensors? { ChannelTensors(weights: gamma, bias: beta, rows: gamma?.count ?? 0) }
 
     public var vectorRule: VectorRule { .whenInputsAre }
 }

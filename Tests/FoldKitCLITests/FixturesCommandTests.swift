@@ -86,13 +86,7 @@ final class FixturesCommandTests: XCTestCase {
     /// A pack manifest naming `../outside.npy` is refused before any file is read: `--check` reads only
     /// inside the pack.
     func testCheckRefusesAManifestPointingOutsideThePack() throws {
-        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
-        let dir = try TestData.temporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        let weights = dir.appendingPathComponent("w.weights").path
-        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
-        let pack = dir.appendingPathComponent("pack")
-        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--out", pack.path]).status, 0)
+        let (cfg, weights, dir, pack) = try seededPack()
         let manifestURL = pack.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifestURL, encoding: .utf8)
         let edited = text.replacingOccurrences(of: "\"layer_002.npy\"", with: "\"..\\/outside.npy\"")
@@ -108,13 +102,7 @@ final class FixturesCommandTests: XCTestCase {
     /// tensor's) or a dtype other than float32 is refused naming manifest.json, the key and the value found,
     /// exit 1, before any tensor is compared.
     func testCheckRefusesAnUnknownLayoutOrDType() throws {
-        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
-        let dir = try TestData.temporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        let weights = dir.appendingPathComponent("w.weights").path
-        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
-        let pack = dir.appendingPathComponent("pack")
-        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--out", pack.path]).status, 0)
+        let (cfg, weights, _, pack) = try seededPack()
         let manifestURL = pack.appendingPathComponent("manifest.json")
         let original = try String(contentsOf: manifestURL, encoding: .utf8)
         XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--check", pack.path]).status, 0, "the unedited pack checks")
@@ -133,5 +121,18 @@ final class FixturesCommandTests: XCTestCase {
             XCTAssertEqual(check.status, 1, edit.to + ": " + check.stdout + check.stderr)
             XCTAssertTrue(check.stderr.contains("manifest.json") && check.stderr.contains(edit.found), edit.to + ": " + check.stderr)
         }
+    }
+
+    /// A fixture pack of Fixtures/darknet/cfg/yolo-head.cfg with seeded weights, in a temporary folder removed
+    /// after the test: the cfg, the weights, the folder and the pack.
+    private func seededPack() throws -> (cfg: String, weights: String, dir: URL, pack: URL) {
+        let cfg = TestData.fixture("darknet/cfg/yolo-head.cfg").path
+        let dir = try TestData.temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let weights = dir.appendingPathComponent("w.weights").path
+        XCTAssertEqual(try CommandRunner.run(["seed-weights", cfg, "--out", weights]).status, 0)
+        let pack = dir.appendingPathComponent("pack")
+        XCTAssertEqual(try CommandRunner.run(["fixtures", cfg, weights, "--out", pack.path]).status, 0)
+        return (cfg, weights, dir, pack)
     }
 }

@@ -7,6 +7,7 @@ in float32 and with --fp16. Writes a markdown table, one row per file.
 
   python3 Docs/bench/keras-family.py [--quick] [--only SUBSTR[,SUBSTR...]] [--tmp DIR] [--out TABLE.md]
                                      [--foldkit PATH] [--timeout SECONDS] [--keep] [--engines] [--litert] [--ncnn]
+                                     [--all-engines]
 
 --engines: instead of fixtures and verify, `foldkit export --format onnx --input` (the same input) on each file,
 ONNX Runtime (CPU) on the exported model, its outputs (NCHW, transposed to Keras's NHWC) against Keras's own
@@ -15,7 +16,8 @@ onnxruntime too. --litert: the same with `foldkit export --format tflite --input
 (ai-edge-litert; its default kernels, 2 threads), whose NHWC outputs are Keras's layout as they are (transposed
 to FoldKit's NCHW for verify). --ncnn: the same with `foldkit export --format ncnn --input` and ncnn (PyPI, CPU,
 float32), read and run by the engine check's own functions (Fixtures/engines/engine_check.py), whose C x H x W
-outputs are transposed to Keras's NHWC.
+outputs are transposed to Keras's NHWC. --all-engines: the three on each file, which is built and saved once,
+writing a table per engine.
 
 Why the choices:
 - `weights=None` (no download), the smallest input each network accepts, `classes=10` and
@@ -727,8 +729,8 @@ def check_ncnn(case, foldkit, timeout, folder):
 ENGINE_LABEL = "ORT"
 
 
-def write_engine_table(rows, path, header):
-    e = ENGINE_LABEL
+def write_engine_table(rows, path, header, label=None):
+    e = label or ENGINE_LABEL
     layout = {"ORT": "ORT's NCHW outputs transposed to Keras's NHWC", "ncnn": "ncnn's C x H x W outputs transposed to Keras's NHWC"}.get(
         e, "LiteRT's NHWC outputs as they are")
     lines = [header, "",
@@ -838,34 +840,9 @@ def jobs(quick, only):
             yield name, None, rescaled, builder
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tmp", default="/tmp/foldkit-keras-family")
-    parser.add_argument("--out", default="keras-family-table.md")
-    parser.add_argument("--foldkit", default=os.path.join(ROOT, ".build/release/foldkit"))
-    parser.add_argument("--only", default="", help="only networks whose name contains one of these comma-separated "
-                        "strings (case-insensitive); 'tl_' selects the patterns")
-    parser.add_argument("--quick", action="store_true", help="one network per family, the main patterns")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds per foldkit run")
-    parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--keep", action="store_true", help="keep the saved files (they can reach GBs)")
-    parser.add_argument("--engines", action="store_true", help="instead of fixtures and verify: foldkit export --format "
-                        "onnx, ONNX Runtime against Keras, verify --engine-outputs (needs onnx and onnxruntime)")
-    parser.add_argument("--litert", action="store_true", help="instead of fixtures and verify: foldkit export --format "
-                        "tflite, LiteRT against Keras, verify --engine-outputs (needs onnx and ai-edge-litert)")
-    parser.add_argument("--ncnn", action="store_true", help="instead of fixtures and verify: foldkit export --format "
-                        "ncnn, ncnn against Keras, verify --engine-outputs (needs onnx and ncnn)")
-    args = parser.parse_args()
-    os.makedirs(args.tmp, exist_ok=True)
-    global ENGINE_LABEL
-    if args.litert:
-        ENGINE_LABEL = "LiteRT"
-        args.engines = True
-    if args.ncnn:
-        ENGINE_LABEL = "ncnn"
-        args.engines = True
-    table = write_engine_table if args.engines else write_table
-    rows = []
+def saved_cases(args):
+    """Builds, randomises and saves each network the arguments select (every kind of file, `save_case`), one at
+    a time: yields (stem, preprocessing label, note, folder, start time, cases by kind)."""
     for name, preprocessing, rescaled, builder in jobs(args.quick, args.only.lower()):
         wanted = [part for part in args.only.lower().split(",") if part]
         if wanted and not any(part in name.lower() for part in wanted):
@@ -893,6 +870,75 @@ def main():
             cases = {kind: dict(problem=f"build failed: {type(error).__name__}: {first_line(str(error))}") for kind in KINDS}
         models.clear()
         keras.backend.clear_session(); tf_keras.backend.clear_session(); gc.collect()
+        yield stem, label, note, folder, started, cases
+
+
+def all_engines(args):
+    """--all-engines: each saved file through check_engines, check_litert and check_ncnn; a table per engine."""
+    from importlib import metadata
+    import onnx
+    engines = [("ORT", "onnxruntime", check_engines, f"onnx {onnx.__version__}, onnxruntime {metadata.version('onnxruntime')}"),
+               ("LiteRT", "litert", check_litert, f"ai-edge-litert {metadata.version('ai-edge-litert')}"),
+               ("ncnn", "ncnn", check_ncnn, f"ncnn {metadata.version('ncnn')}")]
+    stem_out = args.out[:-3] if args.out.endswith(".md") else args.out
+    rows = {label: [] for label, *_ in engines}
+    header = (f"Keras family: TensorFlow {tf.__version__}, Keras {keras.__version__}, tf_keras {tf_keras.__version__}; "
+              f"ENGINE; tolerance {TOLERANCE:g} x max|Keras|; `{' '.join(sys.argv)}`")
+    for stem, label, note, folder, started, cases in saved_cases(args):
+        for kind, case in cases.items():
+            for engine, suffix, check, versions in engines:
+                row = dict(network=stem + note, kind=kind, preprocessing=label)
+                if "problem" in case:
+                    row.update(status=case["problem"])
+                else:
+                    row.update(file=case["file"], **check(case, args.foldkit, args.timeout, folder))
+                rows[engine].append(row)
+                print(f"{stem:38} {kind:11} {engine:6} {row['status'][:100]}  [{row.get('verify32', '-')}]", file=sys.stderr,
+                      flush=True)
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+        for engine, suffix, check, versions in engines:
+            write_engine_table(rows[engine], f"{stem_out}-{suffix}.md",
+                               f"Keras family ({len(rows[engine])} rows so far; {time.time() - started:.0f} s last network)", engine)
+    for engine, suffix, check, versions in engines:
+        write_engine_table(rows[engine], f"{stem_out}-{suffix}.md", header.replace("ENGINE", versions), engine)
+        print("table in", f"{stem_out}-{suffix}.md", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tmp", default="/tmp/foldkit-keras-family")
+    parser.add_argument("--out", default="keras-family-table.md")
+    parser.add_argument("--foldkit", default=os.path.join(ROOT, ".build/release/foldkit"))
+    parser.add_argument("--only", default="", help="only networks whose name contains one of these comma-separated "
+                        "strings (case-insensitive); 'tl_' selects the patterns")
+    parser.add_argument("--quick", action="store_true", help="one network per family, the main patterns")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per foldkit run")
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--keep", action="store_true", help="keep the saved files (they can reach GBs)")
+    parser.add_argument("--engines", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "onnx, ONNX Runtime against Keras, verify --engine-outputs (needs onnx and onnxruntime)")
+    parser.add_argument("--litert", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "tflite, LiteRT against Keras, verify --engine-outputs (needs onnx and ai-edge-litert)")
+    parser.add_argument("--ncnn", action="store_true", help="instead of fixtures and verify: foldkit export --format "
+                        "ncnn, ncnn against Keras, verify --engine-outputs (needs onnx and ncnn)")
+    parser.add_argument("--all-engines", action="store_true", help="ONNX Runtime, LiteRT and ncnn on each saved file (one "
+                        "build of each network for the three): three tables, --out's name with -onnxruntime, -litert and "
+                        "-ncnn before .md")
+    args = parser.parse_args()
+    os.makedirs(args.tmp, exist_ok=True)
+    if args.all_engines:
+        return all_engines(args)
+    global ENGINE_LABEL
+    if args.litert:
+        ENGINE_LABEL = "LiteRT"
+        args.engines = True
+    if args.ncnn:
+        ENGINE_LABEL = "ncnn"
+        args.engines = True
+    table = write_engine_table if args.engines else write_table
+    rows = []
+    for stem, label, note, folder, started, cases in saved_cases(args):
         for kind, case in cases.items():
             row = dict(network=stem + note, kind=kind, preprocessing=label)
             if "problem" in case:

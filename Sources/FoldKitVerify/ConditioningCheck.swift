@@ -22,6 +22,13 @@ import FoldKitRuntime
 ///    is ill-conditioned when the candidate's deviation is finite and at most K x spread (K as in
 ///    `ToleranceBudget.controlFactor`). A layer all of whose elements over the allowance are
 ///    ill-conditioned passes, and the report names them (`ConditioningFinding`).
+/// 4. Where a kept element's reference is saturated (a logistic of 0 or 1: its input is lost), the inputs
+///    are read from runs of the network with that activation made linear - the reference (float64), the
+///    control and the perturbed runs again, up to the layer - and the candidate, known by its output only,
+///    deviates by the distance from the reference input to the inputs that give its output
+///    (`SaturatingActivation.inputDistance`). An element whose sign the precision cannot resolve (terms of
+///    1e18 summing to -1e12 after 344 layers of float32 rounding) is then told from a flipped sign that
+///    rounding does not explain.
 ///
 /// The spread comes from runs of the original network only: a fold error is in none of them, so it is
 /// excused only where it is smaller than K x what the precision itself moves that element by.
@@ -43,6 +50,10 @@ struct ConditioningCheck {
         var deviation: [Double] = []
         /// max |run - reference| so far (starting with the control's).
         var spread: [Double] = []
+        /// The candidate's values as given (the activation's outputs with `saturating`).
+        var candidate: [Double] = []
+        /// Some kept element's reference is saturated: the inputs are read from linear runs (step 4).
+        var referenceSaturated = false
     }
 
     private var pending: [Int: Elements] = [:]
@@ -75,6 +86,8 @@ struct ConditioningCheck {
             elements.reference.append(r)
             elements.deviation.append(elementDeviation(r, value(Double(candidate[i]))))
             elements.spread.append(elementDeviation(r, value(Double(control[i]))))
+            elements.candidate.append(Double(candidate[i]))
+            if saturating?.isSaturated(reference[i]) == true { elements.referenceSaturated = true }
         }
         if count > limit {
             skipped[index] = (
@@ -119,11 +132,19 @@ struct ConditioningCheck {
                 }
                 guard index == target, var elements = states[index] else { continue }
                 target = next.next()
-                for output in outputs where output.count > (elements.indices.last ?? 0) {
-                    for (k, i) in elements.indices.enumerated() {
-                        let y = Double(output[i])
-                        let value = elements.saturating?.input(producing: y) ?? y
-                        elements.spread[k] = max(elements.spread[k], elementDeviation(elements.reference[k], value))
+                if elements.referenceSaturated, let saturating = elements.saturating,
+                    let measured = try Self.measureInputs(
+                        elements, saturating: saturating, layer: index, network: network, input: input, precision: precision,
+                        productThreading: productThreading)
+                {
+                    elements = measured
+                } else {
+                    for output in outputs where output.count > (elements.indices.last ?? 0) {
+                        for (k, i) in elements.indices.enumerated() {
+                            let y = Double(output[i])
+                            let value = elements.saturating?.input(producing: y) ?? y
+                            elements.spread[k] = max(elements.spread[k], elementDeviation(elements.reference[k], value))
+                        }
                     }
                 }
                 let finding = Self.judge(elements, runs: outputs.count + 1, factor: factor, shape: network.layers[index].outputShape)
@@ -143,6 +164,50 @@ struct ConditioningCheck {
                 elementsOverAllowance: skip.count, illConditioned: 0, runs: 0, leastExplained: nil, notExamined: skip.reason)
         }
         return findings
+    }
+
+    /// Step 4: the kept elements of layer `index` measured on the saturating activation's input, read from
+    /// runs of `network` with that activation linear (`LayerKind.replacingFinalActivation`) up to `index`:
+    /// reference = the float64 run's value; spread = the largest |run - reference| over the unperturbed
+    /// run in `precision` (the control) and the perturbed runs (the same seeds as step 2); deviation = the
+    /// candidate's `SaturatingActivation.inputDistance`. nil (measure as before) when the producer cannot
+    /// be made linear or a run's output is shorter than the elements need.
+    private static func measureInputs(
+        _ elements: Elements, saturating: SaturatingActivation, layer index: Int, network: Network, input: [Float],
+        precision: VerificationPrecision, productThreading: ProductThreading
+    ) throws -> Elements? {
+        guard let linear = network.layers[saturating.producer].kind.replacingFinalActivation(with: .linear) else { return nil }
+        var linearised = network
+        linearised.layers[saturating.producer].kind = linear
+        let needed = (elements.indices.last ?? 0) + 1
+        func output<Scalar: ExecutorScalar>(of pass: ExecutorPass<Scalar>) throws -> [Double]? {
+            while let (at, values) = try pass.next() {
+                if at == index { return values.count >= needed ? values.map { Double($0) } : nil }
+            }
+            return nil
+        }
+        guard
+            let reference = try output(
+                of: Executor<Double>(network: linearised, options: ExecutorOptions(streamParameters: true, productThreading: productThreading))
+                    .start(input: input.map(Double.init), retention: .outputsOnly))
+        else { return nil }
+        var measured = elements
+        for (k, i) in elements.indices.enumerated() {
+            measured.reference[k] = reference[i]
+            measured.deviation[k] = saturating.inputDistance(from: reference[i], toInputsProducing: elements.candidate[k])
+            measured.spread[k] = 0
+        }
+        let perturbations = [nil] + (1...perturbedRuns).map { RoundingPerturbation(seed: UInt64($0), relative: 2 * precision.unitRoundoff) }
+        for perturbation in perturbations {
+            let pass = try Executor<Float>(
+                network: linearised, options: precision.executorOptions(productThreading: productThreading, perturbation: perturbation)
+            ).start(input: input, retention: .outputsOnly)
+            guard let run = try output(of: pass) else { return nil }
+            for (k, i) in elements.indices.enumerated() {
+                measured.spread[k] = max(measured.spread[k], elementDeviation(reference[i], run[i]))
+            }
+        }
+        return measured
     }
 
     private static func judge(_ elements: Elements, runs: Int, factor: Double, shape: ActivationShape) -> ConditioningFinding {

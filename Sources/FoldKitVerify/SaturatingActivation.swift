@@ -15,8 +15,16 @@ import Foundation
 /// with u the precision's unit roundoff (the storage cannot come closer to 1 than that: a float32 logistic
 /// of any input over ln(2^24) = 16.6 is 1) and tiny its smallest positive value (2^-149 in float32,
 /// 2^-24 in float16 storage). Every value compared - reference, candidate and runs - is clamped alike.
+///
+/// A value at the clamp is saturated: its input is anywhere beyond the clamp's input (a float32 logistic of
+/// 1 says only "input over 16.6", a float64 one of 0 "input under -745"). Where the reference is saturated,
+/// the check reads the inputs themselves from runs of the network with this activation made linear
+/// (`producer`), and measures a candidate's output by how far the reference input is from every input
+/// that gives it (`inputDistance`).
 struct SaturatingActivation {
     let activation: Activation
+    /// The layer whose activation it is (the layer judged, or the one its pass-through layers read).
+    let producer: Int
     let unitRoundoff: Double
     let smallest: Double
 
@@ -40,6 +48,7 @@ struct SaturatingActivation {
         }
         guard let found, found == .logistic || found == .tanh else { return nil }
         activation = found
+        producer = current
         unitRoundoff = precision.unitRoundoff
         smallest = precision == .float32 ? Double(Float.leastNonzeroMagnitude) : 0x1.0p-24
     }
@@ -55,6 +64,27 @@ struct SaturatingActivation {
             let clamped = min(max(y, -(1 - unitRoundoff)), 1 - unitRoundoff)
             return atanh(clamped)
         }
+    }
+
+    /// Whether `y` is at the clamp: its input could be anything beyond the clamp's.
+    func isSaturated(_ y: Double) -> Bool {
+        isSaturatedHigh(y) || isSaturatedLow(y)
+    }
+
+    private func isSaturatedHigh(_ y: Double) -> Bool { y >= 1 - unitRoundoff }
+
+    private func isSaturatedLow(_ y: Double) -> Bool {
+        activation == .logistic ? y <= smallest : y <= -(1 - unitRoundoff)
+    }
+
+    /// The distance from input `x` to the nearest input the activation maps to `y`: |x - input(y)|, or for
+    /// a saturated `y` the distance to the half-line of inputs beyond the clamp's (0 when `x` is on it).
+    func inputDistance(from x: Double, toInputsProducing y: Double) -> Double {
+        guard x.isFinite, y.isFinite else { return .infinity }
+        let edge = input(producing: y)
+        if isSaturatedHigh(y) { return max(0, edge - x) }
+        if isSaturatedLow(y) { return max(0, x - edge) }
+        return abs(x - edge)
     }
 
     /// "logistic" or "tanh", for the report.

@@ -82,6 +82,85 @@ final class ConditioningCheckTests: XCTestCase {
         XCTAssertTrue(report.text().contains("FAIL: float32"), report.text())
     }
 
+    /// A 1x1 convolution [1, -1] with a logistic over two channels `first` and `second` (every element the
+    /// same): the input of the logistic is first - second, saturated in the reference.
+    private func saturatedVerdict(first: Float, second: Float) throws -> (report: VerificationReport, reference: Double) {
+        let network = try S.network(input: shape, outputs: [0]) { b in
+            try b.append(
+                kind: .convolution(
+                    Convolution(
+                        inputChannels: 2, outputChannels: 1, kernelHeight: 1, kernelWidth: 1,
+                        weights: WeightTensor(shape: [1, 2, 1, 1], values: [1, -1]), bias: WeightTensor(shape: [1], values: [0]),
+                        batchNorm: nil, activation: .logistic)),
+                inputs: [Network.inputIndex], source: S.source)
+        }
+        let plane = shape.height * shape.width
+        let input = ModelInput(values: [Float](repeating: first, count: plane) + [Float](repeating: second, count: plane), origin: "saturating")
+        // An engine whose logistic gave 1 where the reference's is 0, at one element.
+        var engine = [Float](repeating: 0, count: plane)
+        engine[5] = 1
+        let report = try Verifier.verifyEngineOutputs(
+            original: network, engineOutputs: [0: engine], input: input, options: .init(engineOutputs: "an engine"))
+        return (report, Double(first) - Double(second))
+    }
+
+    /// The logistic's input is -4096 = (1e10 - 4096) - 1e10: float32 resolves 1e10 to 1024, so rounding moves
+    /// the input by thousands, though no run crosses 0 and every one saturates to 0 like the reference. An
+    /// engine's 1 there is a sign float32 cannot resolve: the check reads the inputs from linear runs (the
+    /// saturated outputs alone would give a spread of 0) and excuses it.
+    func testFlippedSaturatedLogisticBelowResolutionIsExcused() throws {
+        let (report, reference) = try saturatedVerdict(first: 1e10 - 4096, second: 1e10)
+        XCTAssertEqual(1 / (1 + exp(-reference)), 0, "the float64 reference is saturated")
+        let layer = try XCTUnwrap(report.precisions.first?.layers.first)
+        XCTAssertGreaterThan(layer.candidate.maxAbsDeviation, layer.allowed, "the layer rule alone fails")
+        let finding = try XCTUnwrap(layer.conditioning, report.text())
+        XCTAssertEqual(finding.comparedBefore, "logistic")
+        XCTAssertEqual(finding.elementsOverAllowance, 1)
+        XCTAssertTrue(finding.excusesLayer, report.text())
+        XCTAssertTrue(report.passed, report.text())
+        let least = try XCTUnwrap(finding.leastExplained)
+        // From -4096 to the inputs whose float32 logistic is 1 (over ln(2^24 - 1) = 16.6).
+        XCTAssertEqual(least.deviation, 4096 + log(Double(1 << 24) - 1), accuracy: 1e-3)
+        XCTAssertGreaterThan(least.spread, 400, "the perturbed runs move the input by rounding 1e10's terms")
+        XCTAssertLessThan(least.spread, 4096, "no run crosses 0")
+    }
+
+    /// The same flip where the input is -4096 = -4096 - 0, a sum float32 holds to 1e-3: rounding does not
+    /// explain it, and the layer fails.
+    func testFlippedSaturatedLogisticOfResolvedInputFails() throws {
+        let (report, _) = try saturatedVerdict(first: -4096, second: 0)
+        let finding = try XCTUnwrap(report.precisions.first?.layers.first?.conditioning, report.text())
+        XCTAssertFalse(finding.excusesLayer, report.text())
+        XCTAssertFalse(report.passed)
+        let least = try XCTUnwrap(finding.leastExplained)
+        XCTAssertLessThan(least.spread, 1e-2)
+    }
+
+    /// Every layer kind whose operation has a final activation can have it replaced (the check's linear
+    /// runs rely on it), and no other kind claims to.
+    func testFinalActivationIsReplacedWhereThereIsOne() throws {
+        let models = [
+            ["real-models/yolo-fastest-1.1/yolo-fastest-1.1.cfg", "real-models/yolo-fastest-1.1/yolo-fastest-1.1.weights"],
+            ["real-models/keras_fer2013_mini_XCEPTION/fer2013_mini_XCEPTION.102-0.66.hdf5"],
+        ]
+        var replaced = 0, kept = 0
+        for files in models {
+            let network = try ModelLoader.load(paths: files.map { try TestData.sharedFile($0).path })
+            for layer in network.layers {
+                let linear = layer.kind.replacingFinalActivation(with: .linear)
+                XCTAssertEqual(linear == nil, layer.kind.operation.finalActivation == nil, "\(files[0]) layer \(layer.index)")
+                if let linear {
+                    XCTAssertEqual(linear.operation.finalActivation, .linear)
+                    replaced += 1
+                } else {
+                    kept += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(replaced, 10)
+        XCTAssertGreaterThan(kept, 10)
+    }
+
     /// --rtol replaces the control-based rule: no check, the rule the user chose decides.
     func testRelativeToleranceSkipsTheCheck() throws {
         let network = try network(activation: .linear)

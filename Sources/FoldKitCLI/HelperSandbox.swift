@@ -83,6 +83,16 @@ enum HelperSandbox {
         probes["open a TCP socket"] = outcome(tcp)
         probes["signal the parent"] = outcome(kill(getppid(), 0))
         probes["signal itself"] = outcome(kill(getpid(), 0))
+        var cpu = rlimit()
+        #if canImport(Glibc)
+            let got = getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu)
+            let unlimited = rlim_t.max  // Glibc's RLIM_INFINITY, which Swift does not import
+        #else
+            let got = getrlimit(RLIMIT_CPU, &cpu)
+            let unlimited = RLIM_INFINITY
+        #endif
+        probes["CPU-time limit"] =
+            got != 0 ? "unknown" : cpu.rlim_cur == unlimited ? "none" : "SIGXCPU at \(cpu.rlim_cur) s, SIGKILL at \(cpu.rlim_max) s"
         var copy = report
         copy.probes = probes
         return copy

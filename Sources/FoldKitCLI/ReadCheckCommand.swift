@@ -15,7 +15,7 @@ import Foundation
 /// matching), writes what it read to its standard output (`LoadedModelTransfer`) and ends: exit 0 when the
 /// read succeeds; exit 1 with the error as one JSON object on standard output (`FoldKitError` is Codable) when
 /// FoldKit refuses the file. Anything else - a signal from inside libhdf5, an allocation refused by the
-/// limit, the parent's time limit - is the parent's to report.
+/// limit, SIGXCPU at the CPU-time limit, the parent's wall-clock limit - is the parent's to report.
 struct ReadCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read-check", abstract: "Read a model in a helper process (used by the other commands).", shouldDisplay: false)
@@ -27,6 +27,9 @@ struct ReadCheckCommand: ParsableCommand {
 
     @Option(name: .customLong("data-limit"), help: "RLIMIT_DATA for this process, in bytes.")
     var dataLimit: Int
+
+    @Option(name: .customLong("cpu-limit"), help: "RLIMIT_CPU for this process, in seconds (SIGXCPU then, SIGKILL a second later).")
+    var cpuLimit: Int?
 
     @Option(help: "The command's folder for this helper: its TMPDIR and the only folder it may write in.")
     var scratch: String?
@@ -40,10 +43,13 @@ struct ReadCheckCommand: ParsableCommand {
     func run() throws {
         _ = foldkit_die_with_parent()
         var limit = rlimit(rlim_cur: rlim_t(dataLimit), rlim_max: rlim_t(dataLimit))
+        var cpu = rlimit(rlim_cur: rlim_t(cpuLimit ?? 0), rlim_max: rlim_t((cpuLimit ?? 0) + 1))
         #if canImport(Glibc)
             _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+            if cpuLimit != nil { _ = setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &cpu) }
         #else
             _ = setrlimit(RLIMIT_DATA, &limit)
+            if cpuLimit != nil { _ = setrlimit(RLIMIT_CPU, &cpu) }
         #endif
         let sandbox = HelperSandbox.enter(readable: model.files + (input.map { [$0] } ?? []), writable: scratch)
         if sandboxProbe {

@@ -228,6 +228,21 @@ final class HDF5HelperOnlyTests: XCTestCase {
         XCTAssertGreaterThan(withInput, 90)
     }
 
+    /// The helper is started with its CPU-time limit (30 s + 20 s per GiB), which `read-check` sets on
+    /// itself (`testTheHelperRunsSandboxed` reads it back inside the sandbox); the command's own wall-clock
+    /// limit is ten times that, so a busy machine slows a read without ending it.
+    func testTheHelperIsStartedWithItsCPUTimeLimit() throws {
+        XCTAssertEqual(HDF5Helper.cpuLimit(modelBytes: 1000), 31)
+        XCTAssertEqual(HDF5Helper.cpuLimit(modelBytes: 3 << 29), 60)
+        XCTAssertEqual(HDF5Helper.wallClockLimit(modelBytes: 3 << 29), 600)
+        let arguments = HDF5Helper.arguments(
+            paths: ["model.h5"], options: ModelOptions(), inputPath: nil, dataLimit: 1 << 30, cpuLimit: 60,
+            scratch: URL(fileURLWithPath: "/tmp/helper"))
+        let at = try XCTUnwrap(arguments.firstIndex(of: "--cpu-limit"), "\(arguments)")
+        XCTAssertEqual(arguments[at + 1], "60")
+        XCTAssertEqual(arguments.suffix(2), ["--", "model.h5"])
+    }
+
     /// The helper's sandbox (Linux): no new privileges, seccomp, Landlock where the kernel has it, entered
     /// with one thread; inside it, a file can be made in the helper's folder only, the home folder cannot be
     /// read, no program started, no TCP socket opened, no signal sent to the parent.
@@ -243,7 +258,8 @@ final class HDF5HelperOnlyTests: XCTestCase {
             let model = TestData.fixture("malformed/keras/good.h5").path
             // In the environment HDF5Helper starts it in (one BLAS thread: OpenBLAS starts its workers as it loads).
             let outcome = try run(
-                ["read-check", "--sandbox-probe", "--data-limit", String(1 << 30), "--scratch", helperFolder.path, "--", model], inProcess: false,
+                ["read-check", "--sandbox-probe", "--data-limit", String(1 << 30), "--cpu-limit", "31", "--scratch", helperFolder.path, "--", model],
+                inProcess: false,
                 in: work, environment: HDF5Helper.environment)
             XCTAssertEqual(outcome.status, 0, outcome.stderr)
             struct Report: Decodable {
@@ -260,6 +276,8 @@ final class HDF5HelperOnlyTests: XCTestCase {
             XCTAssertEqual(report.threads, 1, "the sandbox is entered with one thread")
             XCTAssertEqual(report.probes["create in the helper's folder"], "allowed")
             XCTAssertEqual(report.probes["signal itself"], "allowed")
+            // A loop inside libhdf5 ends on the CPU time it used, not on a busy machine's clock.
+            XCTAssertEqual(report.probes["CPU-time limit"], "SIGXCPU at 31 s, SIGKILL at 32 s")
             for refused in ["start /bin/true", "open a TCP socket", "signal the parent"] {
                 XCTAssertTrue(report.probes[refused]?.hasPrefix("refused") == true, "\(refused): \(report.probes[refused] ?? "not tried")")
             }

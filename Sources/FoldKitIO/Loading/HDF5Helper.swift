@@ -16,15 +16,17 @@ import Foundation
 /// libhdf5 1.10 (Debian 12's) trusts the addresses and sizes inside a file's B-trees and global heaps: a
 /// damaged one can crash it (SIGSEGV), overflow its heap or make it allocate gigabytes. The helper is the
 /// `foldkit` executable's hidden `read-check` command: it reads the model once with `ModelLoader` under a
-/// data-size limit (`setrlimit(RLIMIT_DATA)`: 3 x the model's bytes + 512 MiB, at least 768 MiB) and a time
-/// limit (30 s + 20 s per GiB), dies with its parent, and on Linux runs with no new privileges, under a
+/// data-size limit (`setrlimit(RLIMIT_DATA)`: 3 x the model's bytes + 512 MiB, at least 768 MiB), a CPU-time
+/// limit (`RLIMIT_CPU`: 30 s + 20 s per GiB; a loop inside libhdf5 ends by SIGXCPU however busy the machine
+/// is) and a wall-clock limit ten times that (a helper that waits without computing), dies with its
+/// parent, and on Linux runs with no new privileges, under a
 /// Landlock ruleset (files read only beneath the model files and the system folders, written only in its
 /// temporary folder) and a seccomp filter (no new program, process, socket or signal to another process).
 /// It hands back the network it read on its standard output (`LoadedModelTransfer`: a JSON description,
 /// then the weights as raw float32 values, read by the caller straight into the tensors and checked). Outcomes:
 /// - the model: the same `Network` `ModelLoader.load` returns in process, value for value;
 /// - a FoldKit error (exit 1, the error as JSON): the same error, as the in-process read meets it;
-/// - a signal, another exit or the time limit: an error naming the file and how the helper ended.
+/// - a signal, another exit or a time limit: an error naming the file and how the helper ended.
 ///
 /// The caller's own process never opens the model files with libhdf5; it reads only their bytes to hash
 /// them (the manifests' checksums). Darknet models have no HDF5 and are read in process.
@@ -60,12 +62,19 @@ public struct HDF5Helper: Sendable {
     /// The helper's data-size limit for models of `bytes` bytes in all.
     package static func dataLimit(modelBytes bytes: Int) -> Int { max(768 << 20, 3 * bytes + (512 << 20)) }
 
-    /// The helper's time limit in seconds for models of `bytes` bytes in all.
-    package static func timeLimit(modelBytes bytes: Int) -> Double { 30 + 20 * Double(bytes) / Double(1 << 30) }
+    /// The helper's CPU-time limit in seconds for models of `bytes` bytes in all: 30 s + 20 s per GiB
+    /// (reading a model takes about 1 s per GiB of CPU time).
+    package static func cpuLimit(modelBytes bytes: Int) -> Int { 30 + Int((20 * Double(bytes) / Double(1 << 30)).rounded(.up)) }
+
+    /// The helper's wall-clock limit in seconds for models of `bytes` bytes in all: 10 x its CPU-time limit,
+    /// so that a machine saturated by other work slows the read without ending it.
+    package static func wallClockLimit(modelBytes bytes: Int) -> Double { 10 * Double(cpuLimit(modelBytes: bytes)) }
 
     /// The helper's arguments after `read-check` for `paths`, `options` and an input array.
-    package static func arguments(paths: [String], options: ModelOptions, inputPath: String?, dataLimit: Int, scratch: URL) -> [String] {
-        var arguments = ["--data-limit", String(dataLimit), "--scratch", scratch.path]
+    package static func arguments(
+        paths: [String], options: ModelOptions, inputPath: String?, dataLimit: Int, cpuLimit: Int, scratch: URL
+    ) -> [String] {
+        var arguments = ["--data-limit", String(dataLimit), "--cpu-limit", String(cpuLimit), "--scratch", scratch.path]
         if let e = options.epsilon { arguments += ["--bn-epsilon", String(e)] }
         if let p = options.epsilonPlacement { arguments += ["--bn-epsilon-mode", p.rawValue] }
         if let h = options.inputHeight { arguments += ["--height", String(h)] }
@@ -78,7 +87,8 @@ public struct HDF5Helper: Sendable {
     /// in the helper; throws what the helper met.
     package func read(paths: [String], options: ModelOptions, inputPath: String?) throws -> LoadedModelTransfer.Loaded {
         let bytes = paths.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
-        let limit = Self.dataLimit(modelBytes: bytes), seconds = Self.timeLimit(modelBytes: bytes)
+        let limit = Self.dataLimit(modelBytes: bytes), cpuSeconds = Self.cpuLimit(modelBytes: bytes)
+        let seconds = Self.wallClockLimit(modelBytes: bytes)
         // The helper's folder, its TMPDIR and the one folder it may write in (a .keras archive's extracted
         // weights), private to this user, removed whatever becomes of the helper (and by the signal handlers
         // while it runs).
@@ -95,7 +105,9 @@ public struct HDF5Helper: Sendable {
         }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["read-check"] + Self.arguments(paths: paths, options: options, inputPath: inputPath, dataLimit: limit, scratch: scratch)
+        process.arguments =
+            ["read-check"]
+            + Self.arguments(paths: paths, options: options, inputPath: inputPath, dataLimit: limit, cpuLimit: cpuSeconds, scratch: scratch)
         let output = Pipe()
         #if os(Linux)
             // A larger pipe (1 MiB, Linux's default maximum for a process): fewer turns between the two processes.
@@ -142,7 +154,9 @@ public struct HDF5Helper: Sendable {
         }
         let how: String
         if timedOut {
-            how = "still reading after \(Int(seconds)) s, its time limit"
+            how = "still running after \(Int(seconds)) s of wall-clock time, its limit"
+        } else if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGXCPU {
+            how = "ended by \(Self.signalName(process.terminationStatus)) after \(elapsed): it used its \(cpuSeconds) s of CPU time"
         } else if process.terminationReason == .uncaughtSignal {
             how = "ended by \(Self.signalName(process.terminationStatus)) after \(elapsed)"
         } else {
@@ -151,14 +165,15 @@ public struct HDF5Helper: Sendable {
         throw FoldKitError(
             .badInput,
             "libhdf5 could not read this file: the helper process reading it was \(how); libhdf5 crashes, loops or allocates without end on damaged HDF5 structures, so foldkit reads HDF5 in a helper process only",
-            file: paths.joined(separator: ", "), expected: "an HDF5 file libhdf5 reads within \(limit >> 20) MiB of data and \(Int(seconds)) s")
+            file: paths.joined(separator: ", "),
+            expected: "an HDF5 file libhdf5 reads within \(limit >> 20) MiB of data and \(cpuSeconds) s of CPU time")
     }
 
     /// "SIGSEGV (signal 11)" for the signals a crashing reader ends with.
     package static func signalName(_ number: Int32) -> String {
         let names: [Int32: String] = [
             SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
-            SIGSYS: "SIGSYS",
+            SIGSYS: "SIGSYS", SIGXCPU: "SIGXCPU",
         ]
         return "\(names[number] ?? "signal") (signal \(number))"
     }

@@ -57,7 +57,10 @@ KINDS = ["cfg", "weights", "h5", "keras", "npy", "jpeg", "png"]
 # How often each kind is picked: the Keras readers (libhdf5, the zip reader, the heap check) get the most.
 KIND_WEIGHTS = {"cfg": 0.15, "weights": 0.13, "h5": 0.27, "keras": 0.17, "npy": 0.10, "jpeg": 0.09, "png": 0.09}
 # Exit codes each command documents (Docs/CLI.md): anything else, or a signal, is a finding.
-DOCUMENTED_EXITS = {"convert": {0, 1}, "fixtures": {0, 1}, "verify": {0, 1, 2}}
+DOCUMENTED_EXITS = {"convert": {0, 1}, "fixtures": {0, 1}, "verify": {0, 1, 2}, "export": {0, 1}}
+# What an export that exits 0 must have written, by --format.
+EXPORT_FILES = {"onnx": ["model.onnx", "test_data_set_0/input_0.pb"], "tflite": ["model.tflite", "test_data_set_0/input_0.pb"],
+                "ncnn": ["model.param", "model.bin", "metadata.json", "test_data_set_0/input_0.pb"]}
 GIB = 1 << 30
 
 # Interesting integers, written little-endian over 2, 4 or 8 bytes (wrapped to the width).
@@ -590,8 +593,9 @@ class Fuzzer:
                 self.seeds.append(dict(entry, file=path))
 
     def preflight(self):
-        """Runs each seed's commands on the unmutated file; drops seeds that do not exit 0. Keeps the
-        original's blobs for comparison and the value regions of .h5 seeds."""
+        """Runs each seed's commands on the unmutated file; drops seeds that do not exit 0 (an export the
+        original is refused, for a format without that layer's lowering, drops that command only). Keeps
+        the original's blobs for comparison and the value regions of .h5 seeds."""
         kept = []
         for index, seed in enumerate(self.seeds):
             data = open(resolve(seed["file"]), "rb").read()
@@ -602,8 +606,14 @@ class Fuzzer:
             seed["values"] = regions
             seed["hot"] = hot_ranges(seed["kind"], data, regions)
             ok = True
-            for command in seed["commands"]:
+            for command in list(seed["commands"]):
                 result = self.execute(seed, command, data, f"preflight-{index}")
+                if result["exit"] != 0 and command["argv"][0] == "export":
+                    seed["commands"] = [c for c in seed["commands"] if c is not command]
+                    self.dropped.append(f"{seed['file']}: {' '.join(command['argv'][-2:])} exits {result['exit']} on the "
+                                        f"original (the command dropped, the seed kept: {result['stderr'][:120].strip()})")
+                    shutil.rmtree(result["dir"], ignore_errors=True)
+                    continue
                 if result["exit"] != 0:
                     ok = False
                     self.dropped.append(f"{seed['file']}: {command['argv'][0]} exits {result['exit']} on the original "
@@ -658,6 +668,11 @@ class Fuzzer:
             else:
                 blobs, mismatches = blob_summary(out)
                 problems.extend(f"manifest does not match its blob: {m}" for m in mismatches)
+        if code == 0 and subcommand == "export":
+            fmt = command["argv"][command["argv"].index("--format") + 1]
+            missing = [f for f in EXPORT_FILES[fmt] if not os.path.isfile(os.path.join(out, f))]
+            if missing:
+                problems.append(f"exit 0 without {', '.join(missing)}")
         return {"exit": code, "seconds": seconds, "rss": rss, "problems": problems, "blobs": blobs,
                 "stderr": stderr, "dir": run_dir, "argv": argv, "mutant": mutant}
 

@@ -22,9 +22,23 @@ final class EngineCheckTests: XCTestCase {
 
     func testEveryRealDarknetModelPassesOnBothEngines() throws {
         try requireEngines()
-        let models = try realDarknetModels()
+        let models = try RealModels.darknet()
         XCTAssertGreaterThanOrEqual(models.count, 11, "\(models.map(\.name))")
         try checkEach(models.map { CheckCase(files: $0.files, size: fixedSize.contains($0.name) ? [] : detectorSize, label: $0.name) })
+    }
+
+    /// Every real Keras model of ../shared FoldKit reads (Keras 1, 2 and 3 files, `.h5`, `.hdf5`, `.keras`, a
+    /// JSON config with its weights) on all four engines in one run each: ONNX Runtime, OpenVINO, ncnn and
+    /// LiteRT, each within engine_check's bounds of FoldKit's reference and passing `verify --engine-outputs`.
+    func testEveryRealKerasModelPassesOnEveryEngine() throws {
+        try requireEngines("onnx, onnxruntime, openvino, ncnn, ai_edge_litert.interpreter")
+        let models = try RealModels.keras()
+        XCTAssertGreaterThanOrEqual(models.count, 12, "\(models.map(\.name))")
+        try checkEach(
+            models.map {
+                CheckCase(
+                    files: $0.files, size: RealModels.kerasSize($0), engines: "onnxruntime,openvino,ncnn,litert", label: "\($0.name) all engines")
+            })
     }
 
     /// Project cfgs with seeded weights: yolo-head (two [yolo] heads, route, upsample), shortcut-upsample
@@ -88,7 +102,7 @@ final class EngineCheckTests: XCTestCase {
     /// test runs them.
     func testEveryRealDarknetModelPassesOnNCNN() throws {
         try requireEngines(ncnn)
-        let models = try realDarknetModels()
+        let models = try RealModels.darknet()
         XCTAssertGreaterThanOrEqual(models.count, 11, "\(models.map(\.name))")
         try checkEach(
             models.map {
@@ -373,23 +387,6 @@ final class EngineCheckTests: XCTestCase {
         let names = manifest.tensors.map { String($0.file.dropLast(".npy".count)) }.filter { $0 != "input" }
         XCTAssertFalse(names.isEmpty, "\(files): no outputs in the fixture pack")
         return decoded ? names.filter { !$0.hasSuffix("_raw") } : names.filter { !names.contains($0 + "_raw") }
-    }
-
-    /// Every cfg in ../shared/real-models with a .weights file of the same stem beside it.
-    private func realDarknetModels() throws -> [(name: String, files: [String])] {
-        let root = try TestData.sharedFile("real-models")
-        var models: [(String, [String])] = []
-        for folder in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
-            let dir = root.appendingPathComponent(folder)
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() else { continue }
-            for file in files where file.hasSuffix(".cfg") {
-                let weights = (file as NSString).deletingPathExtension + ".weights"
-                if files.contains(weights) {
-                    models.append((file, [dir.appendingPathComponent(file).path, dir.appendingPathComponent(weights).path]))
-                }
-            }
-        }
-        return models
     }
 
     /// python3 can import `modules` (default the onnx engines), or the test skips (fails under CI) saying what

@@ -8,49 +8,17 @@ import XCTest
 /// `verify --blobs` exits 0 (the fold judged in float32, every blob value that fold rounded to float16,
 /// the float16-storage pass run on the blob values). Injected errors: `FoldErrorInjectionTests`.
 final class Float16RealModelTests: XCTestCase {
-    /// The models: Darknet cfg + weights pairs, single-file Keras models, and Keras json (a model config) +
-    /// weights pairs.
-    private func realModels() throws -> [(name: String, files: [String])] {
-        let root = try TestData.sharedFile("real-models")
-        var models: [(String, [String])] = []
-        for folder in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
-            let dir = root.appendingPathComponent(folder)
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() else { continue }
-            func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-            for file in files {
-                let stem = (file as NSString).deletingPathExtension
-                if file.hasSuffix(".cfg"), files.contains(stem + ".weights") {
-                    models.append((file, [path(file), path(stem + ".weights")]))
-                } else if file.hasSuffix(".json"),
-                    (try? String(contentsOfFile: path(file), encoding: .utf8))?.contains("\"class_name\"") == true,
-                    let weights = [stem + "_weights.h5", stem.replacingOccurrences(of: "_config", with: "_weights") + ".h5"]
-                        .first(where: { files.contains($0) && $0.contains("_weights") })
-                {
-                    models.append((file, [path(file), path(weights)]))
-                } else if [".h5", ".hdf5", ".keras"].contains(where: file.hasSuffix), !file.contains("_weights") {
-                    models.append((file, [path(file)]))
-                }
-            }
-        }
-        return models
-    }
-
-    /// QKeras's quantised layers are refused by design (Docs/Formats/Keras.md; `KerasRealModelTests` checks
-    /// the refusal): no blobs to make.
-    private let refused = ["qkeras-v3_3layer.keras"]
-
     func testEveryRealModelVerifiesFromFloat16Blobs() throws {
-        let models = try realModels()
+        let models = try RealModels.all()
         XCTAssertGreaterThanOrEqual(models.count, 20, "\(models.map(\.name))")
-        XCTAssertTrue(Set(refused).isSubset(of: models.map(\.name)), "the refused files are among the models")
-        for model in models where !refused.contains(model.name) {
+        XCTAssertTrue(Set(RealModels.refused).isSubset(of: models.map(\.name)), "the refused files are among the models")
+        for model in models where !RealModels.refused.contains(model.name) {
             let dir = try TestData.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: dir) }
             // Darknet detectors run at 128 x 128 (fully convolutional) to keep the debug build quick; a Keras
             // model whose input size is undefined (MTCNN's 12net) is given 24 x 24.
             let fullyConvolutional = model.files[0].hasSuffix(".cfg") && !["cifar_small.cfg", "mnist_lenet.cfg"].contains(model.name)
-            let size =
-                fullyConvolutional ? ["--height", "128", "--width", "128"] : model.name == "12net.h5" ? ["--height", "24", "--width", "24"] : []
+            let size = fullyConvolutional ? ["--height", "128", "--width", "128"] : RealModels.kerasSize(model)
             var bytes: [String: Int] = [:]
             for dtype in ["float32", "float16"] {
                 let out = dir.appendingPathComponent(dtype)

@@ -56,7 +56,8 @@ extension Pooling: LayerOperation {
     }
 
     public func accumulationLength(inputShapes: [ActivationShape], outputShape: ActivationShape) -> Int {
-        kind == .average ? kernelHeight * kernelWidth : 1
+        // Saturating: a window of two 32-bit sides fits, larger ones (a hostile file) must not trap.
+        kind == .average ? kernelHeight.multipliedReportingOverflow(by: kernelWidth).overflow ? .max : kernelHeight * kernelWidth : 1
     }
 
     public var deviationCarry: DeviationCarry? { .unchanged }

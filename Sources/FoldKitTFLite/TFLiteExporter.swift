@@ -71,6 +71,9 @@ public enum TFLiteExporter {
             let start = builder.tensors.count
             let inputs = layer.inputs.map { $0 == Network.inputIndex ? input : results[$0] }
             let result = try builder.lower(layer, inputs: inputs, shapes: layer.inputs.map(network.shape(of:)))
+            if let overflow = builder.int32Overflow {
+                throw builder.refuse("LiteRT holds shapes and sizes as 32-bit integers, and the lowering needs \(overflow)")
+            }
             let expected = builder.nhwc(layer.outputShape)
             guard builder.shape(result) == expected else {
                 throw builder.refuse("the lowering gives \(builder.shape(result)), the layer \(expected) (a FoldKit bug)")

@@ -19,6 +19,9 @@ struct TFLiteGraphBuilder {
     var layerLabel: String?
     /// The file the layer came from, as errors name it.
     var layerFile: String?
+    /// The first size or int32 constant the layer being lowered needs past 32 bits, which LiteRT's schema
+    /// (int32 shapes and constants) cannot hold; `TFLiteExporter.lower` refuses the layer with it.
+    var int32Overflow: String?
     private var counter = 0
     /// Constants the lowering computed, by element type, shape and bytes: an equal one is written once.
     private var computed: [ComputedConstant: Int] = [:]
@@ -46,6 +49,7 @@ struct TFLiteGraphBuilder {
 
     /// A float32 activation tensor of `shape`.
     mutating func activation(_ shape: [Int], hint: String) -> Int {
+        noteInt32Overflow(shape, what: "a \(hint) tensor of shape \(shape)")
         tensors.append(TFLiteTensor(name: fresh(hint), shape: shape, type: .float32, buffer: 0))
         return tensors.count - 1
     }
@@ -59,6 +63,7 @@ struct TFLiteGraphBuilder {
 
     /// Appends `op` writing a new bool tensor of `shape` (comparisons); returns it.
     mutating func predicate(_ op: TFLiteOperator, _ inputs: [Int], shape: [Int], options: TFLiteOptions) -> Int {
+        noteInt32Overflow(shape, what: "a bool tensor of shape \(shape)")
         tensors.append(TFLiteTensor(name: fresh(op.schemaName.lowercased()), shape: shape, type: .bool, buffer: 0))
         operations.append(TFLiteOperation(op: op, inputs: inputs, outputs: [tensors.count - 1], options: options))
         return tensors.count - 1
@@ -95,7 +100,8 @@ struct TFLiteGraphBuilder {
 
     /// An int32 constant (shapes, permutations, paddings, slice bounds).
     mutating func integers(_ values: [Int], shape: [Int]? = nil, hint: String = "i") -> Int {
-        let bytes = values.flatMap { v -> [UInt8] in withUnsafeBytes(of: Int32(v).littleEndian) { Array($0) } }
+        noteInt32Overflow(values, what: "int32 constant \(values)")
+        let bytes = values.flatMap { v -> [UInt8] in withUnsafeBytes(of: Int32(truncatingIfNeeded: v).littleEndian) { Array($0) } }
         return computedConstant(bytes, type: .int32, shape: shape ?? [values.count], hint: hint)
     }
 
@@ -134,6 +140,12 @@ struct TFLiteGraphBuilder {
                 return try Self.float16Bytes(rearrange?(values) ?? values, hint: hint, layer: label, file: file)
             })
         return op(.dequantize, [half], shape: shape, options: .dequantize)
+    }
+
+    /// Records `what` as `int32Overflow` (the first one) when a value of `values` is outside Int32.
+    private mutating func noteInt32Overflow(_ values: [Int], what: String) {
+        guard int32Overflow == nil, values.contains(where: { $0 > Int(Int32.max) || $0 < Int(Int32.min) }) else { return }
+        int32Overflow = what
     }
 
     /// A refusal of the layer being lowered: LiteRT has no exact lowering for it.

@@ -177,6 +177,19 @@ final class TFLiteExporterTests: XCTestCase {
         }
     }
 
+    /// A darknet max pool of size 2147483647 (any 32-bit size is a valid cfg value) pads its input by 2^31 - 2:
+    /// the padded tensor's side is past what LiteRT's int32 shapes hold, so the layer is refused by name, not
+    /// written wrong or crashed on.
+    func testSizesPastInt32AreRefusedByName() throws {
+        let size = Int(Int32.max), before = (size - 1) / 2
+        let pool = Pooling(
+            kind: .max, kernelHeight: size, kernelWidth: size, strideY: 2, strideX: 2,
+            padding: Padding2D(top: before, left: before, bottom: size - 1 - before, right: size - 1 - before))
+        XCTAssertThrowsError(try TFLiteExporter.lower(network: try network(.pooling(pool)), outputs: [("out", 0)], options: .init())) { error in
+            XCTAssertTrue("\(error)".contains("32-bit integers") && "\(error)".contains("[test]"), "\(error)")
+        }
+    }
+
     func testNearestUpsampleIsResizeWhereLiteRTsIndexIsDarknetsElseABroadcast() throws {
         XCTAssertTrue(TFLiteNearestIndex.matchesDarknet(extent: 13, stride: 2))
         XCTAssertTrue(TFLiteNearestIndex.matchesDarknet(extent: 4, stride: 3))

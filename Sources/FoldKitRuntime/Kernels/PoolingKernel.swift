@@ -5,6 +5,10 @@ import FoldKitCore
 /// input are padding: -infinity for max, left out of the sum for average, which divides by kh*kw when
 /// `countIncludesPadding`, else by the number of positions inside the input.
 ///
+/// Work is estimated (`Parallel`) on the window clipped to the input: a cfg may declare any 32-bit size
+/// (size=2147483647 with its default padding is a valid darknet max pool of a few outputs), and
+/// output count x kh x kw would overflow `Int`.
+///
 /// Darknet's usual 2x2 stride-2 max pool (no top/left padding) takes a branch-free loop wherever the
 /// window lies inside the input: best = max(max(max(a0, a1), b0), b1) with max(v, best) = v > best ? v : best,
 /// the same comparisons in the same order as the general loop (which starts from -infinity). Stride-1 max
@@ -20,18 +24,19 @@ struct PoolingKernel<Scalar: ExecutorScalar>: LayerKernel {
     func forward(_ inputs: [[Scalar]], into result: UnsafeMutableBufferPointer<Scalar>, scratch: UnsafeMutableBufferPointer<Scalar>) {
         let p = pooling
         let planeIn = input.planeSize, planeOut = output.planeSize
-        let area = Scalar(p.kernelHeight * p.kernelWidth)
+        let area = Scalar(p.kernelHeight) * Scalar(p.kernelWidth)
+        let windowRows = Swift.min(p.kernelHeight, input.height), windowColumns = Swift.min(p.kernelWidth, input.width)
         let halving =
             p.kind == .max && p.kernelHeight == 2 && p.kernelWidth == 2 && p.strideY == 2 && p.strideX == 2
             && p.padding.top == 0 && p.padding.left == 0
         // Outputs whose 2x2 window lies inside the input (for `halving`).
         let insideRows = Swift.min(output.height, input.height / 2), insideColumns = Swift.min(output.width, input.width / 2)
-        if p.kind == .max && p.strideY == 1 && p.strideX == 1 && p.kernelHeight * p.kernelWidth > 1 {
+        if p.kind == .max && p.strideY == 1 && p.strideX == 1 && (p.kernelHeight > 1 || p.kernelWidth > 1) {
             maxStrideOne(inputs[0], into: result)
             return
         }
         inputs[0].withUnsafeBufferPointer { source in
-            Parallel.forEach(output.channels, totalWork: output.count * p.kernelHeight * p.kernelWidth) { c in
+            Parallel.forEach(output.channels, totalWork: output.count * windowRows * windowColumns) { c in
                 let src = UnsafeBufferPointer(rebasing: source[(c * planeIn)..<((c + 1) * planeIn)])
                 let dstBase = c * planeOut
                 for oy in 0..<output.height {
@@ -96,7 +101,8 @@ struct PoolingKernel<Scalar: ExecutorScalar>: LayerKernel {
         let planeIn = input.planeSize, planeOut = output.planeSize
         source.withUnsafeBufferPointer { source in
             guard let base = source.baseAddress, let out = result.baseAddress else { return }
-            Parallel.forEach(output.channels, totalWork: output.count * (p.kernelHeight + p.kernelWidth)) { c in
+            let window = Swift.min(p.kernelHeight, height) + Swift.min(p.kernelWidth, width)
+            Parallel.forEach(output.channels, totalWork: output.count * window) { c in
                 withUnsafeTemporaryAllocation(of: Scalar.self, capacity: height * outW) { rowMaxima in
                     guard let tmp = rowMaxima.baseAddress else { return }
                     let src = base + c * planeIn, dst = out + c * planeOut

@@ -46,6 +46,23 @@ final class PoolingKernelTests: XCTestCase {
         XCTAssertEqual(out, [-1, -2, -3, -4, -5, -6, -7, -8, -9])
     }
 
+    /// A cfg may declare any 32-bit size: size=2147483647 with darknet's default padding (size - 1, half
+    /// before) is a valid max pool whose every window covers the whole 3 x 3 input, for max, average and
+    /// stride 1 alike; the window's area would overflow `Int` as work for the thread split.
+    func testWindowOfTwoToTheThirtyOneCoversTheWholeInput() throws {
+        let size = Int(Int32.max), before = (size - 1) / 2
+        let padding = Padding2D(top: before, left: before, bottom: size - 1 - before, right: size - 1 - before)
+        for (kind, stride) in [(Pooling.Kind.max, 2), (.max, 1), (.average, 2)] {
+            let pool = Pooling(kind: kind, kernelHeight: size, kernelWidth: size, strideY: stride, strideX: stride, padding: padding)
+            let layer = try S.single(.pooling(pool), input: shape)
+            let out = try S.runDouble(layer, input: grid)
+            let side = (3 - 1) / stride + 1
+            XCTAssertEqual(out.count, side * side, "\(kind) stride \(stride)")
+            XCTAssertEqual(out, [Double](repeating: kind == .max ? 9 : 5, count: side * side), "\(kind) stride \(stride)")
+            XCTAssertEqual(try S.runFloat(layer, input: grid).map(Double.init), out, "\(kind) stride \(stride), float32")
+        }
+    }
+
     func testMaxPoolStride2OddSize() throws {
         let pool = Pooling(
             kind: .max, kernelHeight: 2, kernelWidth: 2, strideY: 2, strideX: 2,
